@@ -1,0 +1,82 @@
+import { validateBody } from '../validation/validate-body';
+import { SignUpDto } from './sign-up.dto';
+import { TokenRequestDto } from './token-request.dto';
+
+describe('SignUpDto', () => {
+  it('accepts a username of 3..254 and a password of 8..256 characters', async () => {
+    for (const body of [
+      { username: 'ada', password: '12345678' },
+      { username: 'a'.repeat(254), password: 'p'.repeat(256) },
+      { username: '😀😀😀', password: 'pässwörd' },
+    ]) {
+      const result = await validateBody(SignUpDto, body);
+      expect(result.errors).toEqual([]);
+      expect(result.value).toEqual(body);
+    }
+  });
+
+  it.each([
+    [
+      { username: 'ab', password: '12345678' },
+      '/username',
+      'must be a string of 3 to 254 characters',
+    ],
+    [
+      { username: 'a'.repeat(255), password: '12345678' },
+      '/username',
+      'must be a string of 3 to 254 characters',
+    ],
+    [
+      { username: 'ada', password: '1234567' },
+      '/password',
+      'must be a string of 8 to 256 characters',
+    ],
+    [
+      { username: 'ada', password: 'p'.repeat(257) },
+      '/password',
+      'must be a string of 8 to 256 characters',
+    ],
+    [
+      { username: 42, password: '12345678' },
+      '/username',
+      'must be a string of 3 to 254 characters',
+    ],
+    [
+      { username: null, password: '12345678' },
+      '/username',
+      'must be a string of 3 to 254 characters',
+    ],
+    [{ password: '12345678' }, '/username', 'is required'],
+    [
+      { username: 'ada\u0000', password: '12345678' },
+      '/username',
+      'must not contain NUL characters or unpaired surrogates',
+    ],
+    [{ username: 'ada', password: '12345678', role: 'admin' }, '/role', 'is not a known member'],
+  ])('rejects %j at %s', async (body, pointer, detail) => {
+    const result = await validateBody(SignUpDto, body);
+    expect(result.errors).toEqual([{ pointer, detail }]);
+  });
+});
+
+describe('TokenRequestDto', () => {
+  it('accepts any non-empty credentials up to the sign-up maximums', async () => {
+    const result = await validateBody(TokenRequestDto, { username: 'x', password: 'y' });
+    expect(result.ok).toBe(true);
+  });
+
+  it('rejects empty, missing and oversized credentials cheaply', async () => {
+    const result = await validateBody(TokenRequestDto, {
+      username: '',
+      password: 'p'.repeat(1_000_000),
+    });
+    expect(result.errors).toEqual([
+      { pointer: '/username', detail: 'must be a non-empty string of at most 254 characters' },
+      { pointer: '/password', detail: 'must be a non-empty string of at most 256 characters' },
+    ]);
+    expect((await validateBody(TokenRequestDto, {})).errors).toEqual([
+      { pointer: '/username', detail: 'is required' },
+      { pointer: '/password', detail: 'is required' },
+    ]);
+  });
+});

@@ -1,0 +1,19 @@
+import { ContentResponse } from '../content/content.response';
+
+/** A column of a row, with its contents. */
+export class ColumnResponse {
+  /**
+   * Identifier of the column.
+   * @example "0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a87"
+   */
+  _id!: string;
+
+  /**
+   * Width on the 12-unit grid, rendered as a string.
+   * @example "6"
+   */
+  size!: string;
+
+  /** The column's contents, in order. */
+  contents!: ContentResponse[];
+}

@@ -1,0 +1,174 @@
+import { DEFAULT_CONTENT_STYLE } from './content-style';
+import { ContentStyleDto } from './content-style.dto';
+import { CreateContentDto } from './create-content.dto';
+import { EmptyDataDto } from './data/empty-data.dto';
+import { ImageDataDto } from './data/image-data.dto';
+import { QuoteDataDto } from './data/quote-data.dto';
+import { TextDataDto } from './data/text-data.dto';
+import { VideoDataDto } from './data/video-data.dto';
+import { UpdateContentDto } from './update-content.dto';
+import { TEXT_HTML_MAX_LENGTH } from '../limits';
+import { validateBody } from '../validation/validate-body';
+
+const TYPE_DETAIL = 'must be one of: empty, text, image, video, quote';
+const URL_DETAIL = 'must be an absolute http or https URL of at most 2048 characters';
+
+describe('CreateContentDto', () => {
+  it('accepts {"type":"empty"} alone', async () => {
+    const result = await validateBody(CreateContentDto, { type: 'empty' });
+    expect(result).toEqual({ ok: true, value: { type: 'empty' }, errors: [] });
+    expect(result.value).toBeInstanceOf(CreateContentDto);
+  });
+
+  it('accepts a full style and builds it as ContentStyleDto', async () => {
+    const style = {
+      backgroundImage: 'https://example.com/bg.jpg',
+      backgroundRepeat: 'repeat-x',
+      backgroundSize: 'auto 100%',
+      backgroundPosition: 'left 10px',
+      opacity: 0.25,
+    };
+    const result = await validateBody(CreateContentDto, { type: 'text', style, position: 0 });
+    expect(result.errors).toEqual([]);
+    expect(result.value?.style).toBeInstanceOf(ContentStyleDto);
+    expect(result.value?.style).toEqual(style);
+    expect(
+      (await validateBody(CreateContentDto, { type: 'empty', style: DEFAULT_CONTENT_STYLE })).ok,
+    ).toBe(true);
+  });
+
+  it.each([
+    ['empty', {}, EmptyDataDto],
+    ['text', { html: '<p>Hello <b>world</b></p>' }, TextDataDto],
+    ['text', { html: 'x'.repeat(TEXT_HTML_MAX_LENGTH) }, TextDataDto],
+    [
+      'image',
+      { url: 'https://example.com/a.png', width: '600px', height: 'auto', alt: 'A' },
+      ImageDataDto,
+    ],
+    ['image', { width: 600, height: '50%' }, ImageDataDto],
+    ['video', { url: 'https://youtu.be/x', provider: 'youtube' }, VideoDataDto],
+    ['video', { url: 'https://example.com/movie.mp4' }, VideoDataDto],
+    ['quote', { options: { currency: 'EUR' } }, QuoteDataDto],
+    ['quote', {}, QuoteDataDto],
+  ])('accepts %s data %j', async (type, data, cls) => {
+    const result = await validateBody(CreateContentDto, { type, data });
+    expect(result.errors).toEqual([]);
+    expect(result.value?.data).toBeInstanceOf(cls);
+    expect(result.value?.data).toEqual(data);
+  });
+
+  it.each([
+    [{}, '/type', 'is required'],
+    [{ type: 'carousel' }, '/type', TYPE_DETAIL],
+    [{ type: 'TEXT' }, '/type', TYPE_DETAIL],
+    [{ type: 1 }, '/type', TYPE_DETAIL],
+    [{ type: 'text', id: 'x' }, '/id', 'is not a known member'],
+    [{ type: 'text', style: { color: 'red' } }, '/style/color', 'is not a known member'],
+    [{ type: 'text', style: [] }, '/style', 'must be an object'],
+    [
+      { type: 'text', style: { backgroundImage: 'javascript:alert(1)' } },
+      '/style/backgroundImage',
+      'must be "" or an absolute http or https URL of at most 2048 characters',
+    ],
+    [
+      { type: 'text', style: { backgroundImage: 'ftp://x' } },
+      '/style/backgroundImage',
+      'must be "" or an absolute http or https URL of at most 2048 characters',
+    ],
+    [
+      { type: 'text', style: { backgroundRepeat: 'repeat-z' } },
+      '/style/backgroundRepeat',
+      'must be one of: repeat, repeat-x, repeat-y, no-repeat, space, round',
+    ],
+    [
+      { type: 'text', style: { backgroundSize: 'huge' } },
+      '/style/backgroundSize',
+      'must be auto, cover, contain, or one or two CSS lengths or percentages (e.g. "100px 50%")',
+    ],
+    [
+      { type: 'text', style: { backgroundPosition: 'left right' } },
+      '/style/backgroundPosition',
+      'must be one or two of left, right, top, bottom, center, or CSS lengths or percentages (e.g. "center top", "10px 50%")',
+    ],
+    [{ type: 'text', style: { opacity: 1.5 } }, '/style/opacity', 'must be a number from 0 to 1'],
+    [{ type: 'text', style: { opacity: '1' } }, '/style/opacity', 'must be a number from 0 to 1'],
+    [{ type: 'text', style: { opacity: -0.1 } }, '/style/opacity', 'must be a number from 0 to 1'],
+    [
+      { type: 'text', style: { backgroundColor: 'red' } },
+      '/style/backgroundColor',
+      'is not a known member',
+    ],
+    [{ type: 'text', data: 'hello' }, '/data', 'must be an object'],
+    [{ type: 'text', data: ['hello'] }, '/data', 'must be an object'],
+    [{ type: 'text', data: null }, '/data', 'must be an object'],
+    [{ type: 'empty', data: { html: 'x' } }, '/data/html', 'is not a known member'],
+    [{ type: 'image', data: { html: '<p>x</p>' } }, '/data/html', 'is not a known member'],
+    [{ type: 'text', data: { url: 'https://example.com' } }, '/data/url', 'is not a known member'],
+    [
+      { type: 'text', data: { html: 5 } },
+      '/data/html',
+      'must be a string of at most 100000 characters',
+    ],
+    [
+      { type: 'text', data: { html: 'x'.repeat(TEXT_HTML_MAX_LENGTH + 1) } },
+      '/data/html',
+      'must be a string of at most 100000 characters',
+    ],
+    [{ type: 'image', data: { url: 'javascript:alert(1)' } }, '/data/url', URL_DETAIL],
+    [{ type: 'image', data: { url: '/relative.png' } }, '/data/url', URL_DETAIL],
+    [
+      { type: 'image', data: { width: -5 } },
+      '/data/width',
+      'must be a number of pixels (0 or more), "auto", or a CSS length or percentage such as "600px" or "50%"',
+    ],
+    [
+      { type: 'image', data: { alt: 'a'.repeat(501) } },
+      '/data/alt',
+      'must be a string of at most 500 characters',
+    ],
+    [{ type: 'video', data: { url: 'ftp://x/movie.mp4' } }, '/data/url', URL_DETAIL],
+    [
+      { type: 'video', data: { provider: 'dailymotion' } },
+      '/data/provider',
+      'must be one of: youtube, vimeo, wistia, loom, file',
+    ],
+    [{ type: 'text', position: -1 }, '/position', 'must be an integer of at least 0'],
+  ])('rejects %j at %s', async (body, pointer, detail) => {
+    expect((await validateBody(CreateContentDto, body)).errors).toEqual([{ pointer, detail }]);
+  });
+
+  it('reports only the type when the type is invalid and data is an object', async () => {
+    const result = await validateBody(CreateContentDto, { type: 'gallery', data: { images: [] } });
+    expect(result.errors).toEqual([{ pointer: '/type', detail: TYPE_DETAIL }]);
+  });
+
+  it('still rejects non-object data next to an invalid type', async () => {
+    const result = await validateBody(CreateContentDto, { type: 'gallery', data: 3 });
+    expect(result.errors).toEqual([
+      { pointer: '/type', detail: TYPE_DETAIL },
+      { pointer: '/data', detail: 'must be an object' },
+    ]);
+  });
+});
+
+describe('UpdateContentDto', () => {
+  it('requires the type even when only other members change (seed rule 2)', async () => {
+    expect((await validateBody(UpdateContentDto, { style: { opacity: 0.5 } })).errors).toEqual([
+      { pointer: '/type', detail: 'is required' },
+    ]);
+  });
+
+  it('accepts the type with an _id, a style, data and a position', async () => {
+    const body = {
+      _id: 'abc',
+      type: 'image',
+      style: { opacity: 0 },
+      data: { url: 'http://example.com/x.png' },
+      position: 5,
+    };
+    const result = await validateBody(UpdateContentDto, body);
+    expect(result.errors).toEqual([]);
+    expect(result.value).toEqual(body);
+  });
+});

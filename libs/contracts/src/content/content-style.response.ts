@@ -1,0 +1,34 @@
+import type { BackgroundRepeat } from './content-style';
+
+/** The complete style of a content, defaults filled in. */
+export class ContentStyleResponse {
+  /**
+   * `""` (no image) or an absolute http(s) URL.
+   * @example ""
+   */
+  backgroundImage!: string;
+
+  /**
+   * One of `repeat`, `repeat-x`, `repeat-y`, `no-repeat`, `space`, `round`.
+   * @example "no-repeat"
+   */
+  backgroundRepeat!: BackgroundRepeat;
+
+  /**
+   * CSS background-size.
+   * @example "cover"
+   */
+  backgroundSize!: string;
+
+  /**
+   * CSS background-position.
+   * @example "center center"
+   */
+  backgroundPosition!: string;
+
+  /**
+   * From 0 (transparent) to 1 (opaque).
+   * @example 1
+   */
+  opacity!: number;
+}

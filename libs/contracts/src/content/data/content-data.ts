@@ -1,0 +1,44 @@
+import { ClassTransformOptions, Transform } from 'class-transformer';
+import { sourceMember, toInstance } from '../../validation/to-instance';
+import { ContentType, isContentType } from '../content-type';
+import { EmptyDataDto } from './empty-data.dto';
+import { ImageDataDto } from './image-data.dto';
+import { QuoteDataDto } from './quote-data.dto';
+import { TextDataDto } from './text-data.dto';
+import { VideoDataDto } from './video-data.dto';
+
+/** The class that validates `data` for each content type. */
+export const CONTENT_DATA_CLASSES = {
+  empty: EmptyDataDto,
+  text: TextDataDto,
+  image: ImageDataDto,
+  video: VideoDataDto,
+  quote: QuoteDataDto,
+} as const satisfies Record<ContentType, new () => object>;
+
+export type ContentDataDto = InstanceType<(typeof CONTENT_DATA_CLASSES)[ContentType]>;
+
+/**
+ * Builds `data` as the class of the sibling `type`, so that members unknown to that type are
+ * rejected by the whitelist. With an invalid or missing type, the body fails on `type` anyway and
+ * there is no class to check an object against, so an object is dropped unchecked; a non-object
+ * stays for the member's own rule to reject.
+ */
+export function toContentData(
+  data: unknown,
+  type: unknown,
+  options: ClassTransformOptions,
+): unknown {
+  if (!isContentType(type)) {
+    return typeof data === 'object' && data !== null && !Array.isArray(data) ? undefined : data;
+  }
+  return toInstance(CONTENT_DATA_CLASSES[type], data, options);
+}
+
+export function ToContentData(): PropertyDecorator {
+  return Transform(
+    ({ obj, key, options }: { obj: unknown; key: string; options: ClassTransformOptions }) =>
+      toContentData(sourceMember(obj, key), sourceMember(obj, 'type'), options),
+    { toClassOnly: true },
+  );
+}

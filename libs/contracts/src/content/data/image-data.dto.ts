@@ -1,0 +1,40 @@
+import { IMAGE_ALT_MAX_LENGTH } from '../../limits';
+import { IsHttpUrl } from '../../validation/is-http-url';
+import { IsImageDimension } from '../../validation/is-image-dimension';
+import { IsStringOfLength } from '../../validation/is-string-of-length';
+import { MayBeOmitted } from '../../validation/may-be-omitted';
+
+/** Data of an `image` content. */
+export class ImageDataDto {
+  /**
+   * Absolute http(s) URL of the image.
+   * @example "https://example.com/team.png"
+   */
+  @MayBeOmitted()
+  @IsHttpUrl()
+  url?: string;
+
+  /**
+   * A CSS length or percentage (`"600px"`, `"50%"`, `"auto"`) or a number of pixels (0 or more).
+   * @example "600px"
+   */
+  @MayBeOmitted()
+  @IsImageDimension()
+  width?: string | number;
+
+  /**
+   * A CSS length or percentage (`"400px"`, `"50%"`, `"auto"`) or a number of pixels (0 or more).
+   * @example "auto"
+   */
+  @MayBeOmitted()
+  @IsImageDimension()
+  height?: string | number;
+
+  /**
+   * Alternative text, at most 500 characters.
+   * @example "Our team at work"
+   */
+  @MayBeOmitted()
+  @IsStringOfLength(0, IMAGE_ALT_MAX_LENGTH)
+  alt?: string;
+}

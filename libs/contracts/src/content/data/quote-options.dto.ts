@@ -1,0 +1,16 @@
+import { IsCurrencyCode } from '../../validation/is-currency-code';
+import { MayBeOmitted } from '../../validation/may-be-omitted';
+
+/** The currency a quote assumes when its options do not name one. */
+export const DEFAULT_QUOTE_CURRENCY = 'USD';
+
+/** Options of a quote. */
+export class QuoteOptionsDto {
+  /**
+   * ISO 4217 currency code (capitals); `USD` when left out.
+   * @example "EUR"
+   */
+  @MayBeOmitted()
+  @IsCurrencyCode()
+  currency?: string;
+}

@@ -1,0 +1,40 @@
+// Every numeric limit of the contract in one place, so that the server, the browser app and the
+// OpenAPI descriptions quote the same numbers.
+
+export const USERNAME_MIN_LENGTH = 3;
+export const USERNAME_MAX_LENGTH = 254;
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 256;
+
+export const TITLE_MIN_LENGTH = 1;
+export const TITLE_MAX_LENGTH = 200;
+export const DESCRIPTION_MAX_LENGTH = 500;
+
+/** Ids are opaque, but one longer than this cannot exist, so it is rejected before any lookup. */
+export const ID_MAX_LENGTH = 100;
+
+/** Larger positions are valid (they mean "at the end"); the server clamps them to the list. */
+export const POSITION_MAX = Number.MAX_SAFE_INTEGER;
+
+export const COLUMN_SIZE_MIN = 1;
+export const COLUMN_SIZE_MAX = 12;
+/** The sizes of all columns of one row add up to at most this. */
+export const ROW_WIDTH = 12;
+export const COLUMN_CONTENTS_MAX = 200;
+
+export const URL_MAX_LENGTH = 2048;
+/** CSS values of the style members are short; this only bounds the work spent parsing them. */
+export const CSS_VALUE_MAX_LENGTH = 100;
+
+export const TEXT_HTML_MAX_LENGTH = 100_000;
+export const IMAGE_ALT_MAX_LENGTH = 500;
+
+export const QUOTE_FIELDS_MAX = 20;
+export const QUOTE_FIELD_ID_MAX_LENGTH = 100;
+export const QUOTE_FIELD_LABEL_MAX_LENGTH = 200;
+export const QUOTE_ITEMS_MAX = 1000;
+export const QUOTE_ITEM_ID_MAX_LENGTH = 100;
+export const QUOTE_ITEM_TEXT_MAX_LENGTH = 10_000;
+
+/** The deepest legitimate body member is 6 levels down; deeper input is rejected unread. */
+export const BODY_DEPTH_MAX = 16;

@@ -1,0 +1,43 @@
+import { FieldErrorResponse } from './field-error.response';
+
+/** An error body (RFC 9457 `application/problem+json`). */
+export class ProblemDetailsResponse {
+  /**
+   * The kind of problem, one per distinct cause (see the `/problems/...` list).
+   * @example "/problems/validation"
+   */
+  type!: string;
+
+  /**
+   * Short summary of the kind of problem; the same for every occurrence.
+   * @example "Invalid request body"
+   */
+  title!: string;
+
+  /**
+   * The HTTP status code.
+   * @example 400
+   */
+  status!: number;
+
+  /**
+   * Explanation of this occurrence.
+   * @example "size must be an integer from 1 to 12"
+   */
+  detail?: string;
+
+  /**
+   * The request path.
+   * @example "/projects/0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a87/blocks"
+   */
+  instance?: string;
+
+  /** The invalid members of the request body (validation problems only). */
+  errors?: FieldErrorResponse[];
+
+  /**
+   * How much of the row's width of 12 is left for this column (row width problems only).
+   * @example 4
+   */
+  availableSize?: number;
+}

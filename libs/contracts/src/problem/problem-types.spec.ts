@@ -1,0 +1,17 @@
+import { PROBLEM_STATUSES, PROBLEM_TITLES, PROBLEM_TYPES } from './problem-types';
+
+describe('problem types', () => {
+  it('gives every type a path under /problems/, a title and a status', () => {
+    const types = Object.values(PROBLEM_TYPES);
+    expect(types).toHaveLength(12);
+    expect(new Set(types).size).toBe(types.length);
+    for (const type of types) {
+      expect(type).toMatch(/^\/problems\/[a-z-]+$/);
+      expect(PROBLEM_TITLES[type]).toEqual(expect.any(String));
+      expect(PROBLEM_STATUSES[type]).toBeGreaterThanOrEqual(400);
+    }
+    expect(PROBLEM_TITLES[PROBLEM_TYPES.validation]).toBe('Invalid request body');
+    expect(PROBLEM_STATUSES[PROBLEM_TYPES.rowWidthExceeded]).toBe(409);
+    expect(PROBLEM_STATUSES[PROBLEM_TYPES.databaseUnavailable]).toBe(503);
+  });
+});

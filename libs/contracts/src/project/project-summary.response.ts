@@ -1,0 +1,26 @@
+/** A project as listed by `GET /projects`, without its blocks. */
+export class ProjectSummaryResponse {
+  /**
+   * Identifier of the project.
+   * @example "0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a87"
+   */
+  _id!: string;
+
+  /**
+   * Title of the project.
+   * @example "Proposal for ACME"
+   */
+  title!: string;
+
+  /**
+   * When the project was created (ISO 8601 date-time, UTC).
+   * @example "2026-11-22T10:15:30.000Z"
+   */
+  createdAt!: string;
+
+  /**
+   * When the project itself was last changed (ISO 8601 date-time, UTC).
+   * @example "2026-11-22T10:20:00.000Z"
+   */
+  updatedAt!: string;
+}

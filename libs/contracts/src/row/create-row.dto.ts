@@ -1,0 +1,23 @@
+import { DESCRIPTION_MAX_LENGTH } from '../limits';
+import { IsPosition } from '../validation/is-position';
+import { IsStringOfLength } from '../validation/is-string-of-length';
+import { MayBeOmitted } from '../validation/may-be-omitted';
+
+/** Body of `POST .../blocks/<blockId>/rows`. */
+export class CreateRowDto {
+  /**
+   * At most 500 characters; `""` when left out.
+   * @example "Two columns"
+   */
+  @MayBeOmitted()
+  @IsStringOfLength(0, DESCRIPTION_MAX_LENGTH)
+  description?: string;
+
+  /**
+   * 0-based index to insert at; past the end (or left out) appends.
+   * @example 0
+   */
+  @MayBeOmitted()
+  @IsPosition()
+  position?: number;
+}
