@@ -1,0 +1,68 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { InvalidCredentialsError, SignUpDisabledError } from '../common/errors';
+import { hashAccessToken, newAccessToken } from './access-token';
+import { type AccountRecord, AccountsRepository } from './accounts.repository';
+import { type AuthenticatedAccount } from './authenticated-account';
+import { LoginAttemptLimiter } from './login-attempt-limiter';
+import { PasswordHasher } from './password-hasher';
+
+export interface IssuedToken {
+  token: string;
+  expiresInSeconds: number;
+}
+
+/** Usernames are unique regardless of case; the key is what the unique index sees. */
+export function usernameKey(username: string): string {
+  return username.normalize('NFC').toLowerCase();
+}
+
+@Injectable()
+export class AccountsService {
+  constructor(
+    private readonly accounts: AccountsRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly limiter: LoginAttemptLimiter,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async signUp(username: string, password: string): Promise<AccountRecord> {
+    if (!this.config.auth.signUpEnabled) throw new SignUpDisabledError();
+    return this.createAccount(username, password);
+  }
+
+  /** Also used by the operators' command, which works when sign-up is switched off. */
+  async createAccount(username: string, password: string): Promise<AccountRecord> {
+    const passwordHash = await this.hasher.hash(password);
+    return this.accounts.create(username.normalize('NFC'), usernameKey(username), passwordHash);
+  }
+
+  async issueToken(username: string, password: string): Promise<IssuedToken> {
+    const key = usernameKey(username);
+    this.limiter.assertAllowed(key);
+    const account = await this.accounts.findCredentials(key);
+    const valid = account
+      ? await this.hasher.verify(password, account.passwordHash)
+      : await this.hasher.verifyAgainstNothing(password);
+    if (!account || !valid) {
+      this.limiter.recordFailure(key);
+      throw new InvalidCredentialsError();
+    }
+    this.limiter.recordSuccess(key);
+
+    const token = newAccessToken();
+    const ttl = this.config.auth.tokenTtlSeconds;
+    await this.accounts.storeAccessToken(
+      account.id,
+      hashAccessToken(token),
+      new Date(Date.now() + ttl * 1000),
+    );
+    return { token, expiresInSeconds: ttl };
+  }
+
+  /** The account a bearer token belongs to, or null when it is unknown or expired. */
+  async authenticate(token: string): Promise<AuthenticatedAccount | null> {
+    const account = await this.accounts.findByAccessToken(hashAccessToken(token), new Date());
+    return account && { id: account.id, username: account.username };
+  }
+}

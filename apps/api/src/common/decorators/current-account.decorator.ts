@@ -1,0 +1,14 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { type FastifyRequest } from 'fastify';
+import { type AuthenticatedAccount } from '../../accounts/authenticated-account';
+
+/** The account that the bearer token of this request belongs to. */
+export const CurrentAccount = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): AuthenticatedAccount => {
+    const request = context
+      .switchToHttp()
+      .getRequest<FastifyRequest & { user?: AuthenticatedAccount }>();
+    if (!request.user) throw new Error('CurrentAccount used on a route without authentication');
+    return request.user;
+  },
+);

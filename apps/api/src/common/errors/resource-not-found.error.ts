@@ -1,0 +1,8 @@
+import { DomainError } from './domain-error';
+
+/** Also thrown for other accounts' resources and malformed ids: they do not exist for the caller. */
+export class ResourceNotFoundError extends DomainError {
+  constructor(readonly resource: string) {
+    super(`${resource} not found`);
+  }
+}

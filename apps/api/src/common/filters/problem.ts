@@ -1,0 +1,158 @@
+import { HttpException } from '@nestjs/common';
+import { isDatabaseUnavailable } from '../../database/database-errors';
+import {
+  AuthenticationRequiredError,
+  DatabaseUnavailableError,
+  DomainError,
+  InvalidCredentialsError,
+  RequestValidationError,
+  ResourceNotFoundError,
+  RowWidthExceededError,
+  SignUpDisabledError,
+  TooManyLoginAttemptsError,
+  UsernameTakenError,
+} from '../errors';
+import { describeProblem, type ProblemKind } from './problem-catalog';
+
+/** An RFC 9457 problem ready to send: status, headers and body. */
+export interface Problem {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: ProblemBody;
+  /** Set for errors nobody anticipated: they are logged, and the client learns nothing of them. */
+  readonly unexpected?: unknown;
+}
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  instance?: string;
+  [extension: string]: unknown;
+}
+
+/** Maps any thrown value to the problem the client receives. */
+export function toProblem(error: unknown, instance: string): Problem {
+  const make = (
+    kind: ProblemKind,
+    detail: string | undefined,
+    extensions: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ): Problem => {
+    const { type, title, status } = describeProblem(kind);
+    return {
+      status,
+      headers,
+      body: { type, title, status, detail, instance, ...extensions },
+    };
+  };
+
+  if (error instanceof DomainError) return fromDomainError(error, make);
+  if (isDatabaseUnavailable(error)) {
+    return make(
+      'databaseUnavailable',
+      new DatabaseUnavailableError().message,
+      {},
+      { 'retry-after': '5' },
+    );
+  }
+  // Nest wraps Fastify's own errors (body parsing, size limit) in an HttpException.
+  const fastify = asFastifyError(error instanceof HttpException ? error.cause : error);
+  if (fastify) return fromFastifyError(fastify, make);
+  if (error instanceof HttpException) return fromHttpStatus(error.getStatus(), error.message, make);
+
+  const internal = make('internal', undefined);
+  return { ...internal, unexpected: error };
+}
+
+type Make = (
+  kind: ProblemKind,
+  detail: string | undefined,
+  extensions?: Record<string, unknown>,
+  headers?: Record<string, string>,
+) => Problem;
+
+function fromDomainError(error: DomainError, make: Make): Problem {
+  if (error instanceof RequestValidationError) {
+    return make('validation', error.message, { errors: error.errors });
+  }
+  if (error instanceof ResourceNotFoundError) return make('notFound', error.message);
+  if (error instanceof RowWidthExceededError) {
+    return make('rowWidthExceeded', error.message, { availableSize: error.availableSize });
+  }
+  if (error instanceof UsernameTakenError) return make('usernameTaken', error.message);
+  if (error instanceof InvalidCredentialsError) return make('invalidCredentials', error.message);
+  if (error instanceof AuthenticationRequiredError) {
+    const challenge = error.bearerError
+      ? `Bearer realm="layout", error="${error.bearerError}", error_description="${error.message}"`
+      : 'Bearer realm="layout"';
+    return make('unauthorized', error.message, {}, { 'www-authenticate': challenge });
+  }
+  if (error instanceof DatabaseUnavailableError) {
+    return make('databaseUnavailable', error.message, {}, { 'retry-after': '5' });
+  }
+  if (error instanceof TooManyLoginAttemptsError) {
+    return make(
+      'rateLimited',
+      error.message,
+      {},
+      { 'retry-after': String(error.retryAfterSeconds) },
+    );
+  }
+  if (error instanceof SignUpDisabledError) return make('notFound', error.message);
+  return { ...make('internal', undefined), unexpected: error };
+}
+
+function fromHttpStatus(status: number, message: string, make: Make): Problem {
+  switch (status) {
+    case 400:
+      return make('validation', message);
+    case 401:
+      return make('unauthorized', message, {}, { 'www-authenticate': 'Bearer realm="layout"' });
+    case 404:
+      return make('notFound', message);
+    case 405:
+      return make('notFound', message);
+    case 413:
+      return make('payloadTooLarge', 'The request body is larger than 1 MiB');
+    case 415:
+      return make('unsupportedMediaType', 'Send the body as application/json');
+    case 429:
+      return make('rateLimited', message);
+    default:
+      return status >= 500 ? make('internal', undefined) : make('validation', message);
+  }
+}
+
+interface FastifyLikeError {
+  code: string;
+  statusCode: number;
+  message: string;
+}
+
+function asFastifyError(error: unknown): FastifyLikeError | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, statusCode, message } = error as Record<string, unknown>;
+  if (typeof statusCode !== 'number' || statusCode < 400 || statusCode >= 500) return undefined;
+  return {
+    code: typeof code === 'string' ? code : '',
+    statusCode,
+    message: typeof message === 'string' ? message : '',
+  };
+}
+
+function fromFastifyError(error: FastifyLikeError, make: Make): Problem {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return make('payloadTooLarge', 'The request body is larger than 1 MiB');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return make('unsupportedMediaType', 'Send the body as application/json');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return make('malformedJson', 'The Content-Length header does not match the body');
+    default:
+      // Fastify's JSON parser reports syntax errors (and forbidden __proto__ keys) as plain 400s.
+      if (error.statusCode === 400) return make('malformedJson', 'The body is not valid JSON');
+      return fromHttpStatus(error.statusCode, error.message, make);
+  }
+}

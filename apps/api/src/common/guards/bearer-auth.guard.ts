@@ -1,0 +1,50 @@
+import { type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import { AuthenticationRequiredError } from '../errors';
+import { IS_PUBLIC } from '../decorators/public.decorator';
+
+/**
+ * Applied globally: every route needs `Authorization: Bearer <token>` unless marked @Public().
+ * Passport's failures become the domain error the problem filter turns into a 401 with an
+ * RFC 6750 challenge.
+ */
+@Injectable()
+export class BearerAuthGuard extends AuthGuard('bearer') {
+  constructor(private readonly reflector: Reflector) {
+    super();
+  }
+
+  override canActivate(context: ExecutionContext) {
+    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    return isPublic ? true : super.canActivate(context);
+  }
+
+  override handleRequest<TAccount>(
+    error: unknown,
+    account: TAccount | false,
+    info: unknown,
+  ): TAccount {
+    if (error instanceof Error) throw error;
+    if (error) throw new Error(`Bearer authentication failed: ${JSON.stringify(error)}`);
+    if (account) return account;
+    // passport-http-bearer passes its challenge string: it names an error only when a token was sent.
+    const challenge = typeof info === 'string' ? info : '';
+    if (challenge.includes('invalid_token')) {
+      throw new AuthenticationRequiredError(
+        'The bearer token is unknown or expired',
+        'invalid_token',
+      );
+    }
+    if (challenge.includes('invalid_request')) {
+      throw new AuthenticationRequiredError(
+        'The Authorization header is malformed',
+        'invalid_request',
+      );
+    }
+    throw new AuthenticationRequiredError('Send an Authorization: Bearer <token> header');
+  }
+}

@@ -1,0 +1,127 @@
+import { type AppConfig, LOG_LEVELS, type LogLevel } from './app-config';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Turns environment variables into an AppConfig, collecting every bad value before failing so
+ * that an operator fixes them all in one go. Every variable is documented in the README.
+ */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const problems: string[] = [];
+  const read = new EnvReader(env, problems);
+
+  const config: AppConfig = {
+    host: read.string('HOST', '127.0.0.1'),
+    port: read.integer('PORT', 3000, 0, 65535),
+    logLevel: read.oneOf<LogLevel>('LOG_LEVEL', 'info', LOG_LEVELS),
+    database: {
+      url: read.postgresUrl('DATABASE_URL'),
+      embedded: {
+        dataDir: read.string('EMBEDDED_PG_DATA_DIR', '.data/postgres'),
+        port: read.integer('EMBEDDED_PG_PORT', 54329, 1, 65535),
+      },
+      poolSize: read.integer('DATABASE_POOL_SIZE', 10, 1, 1000),
+      timeoutMs: read.integer('DATABASE_TIMEOUT_MS', 5000, 100, 600_000),
+      migrateOnStart: read.boolean('MIGRATE_ON_START', true),
+    },
+    auth: {
+      tokenTtlSeconds: read.integer('TOKEN_TTL_SECONDS', 3600, 60, 31_536_000),
+      signUpEnabled: read.boolean('SIGNUP_ENABLED', true),
+    },
+    corsOrigins: read.origins('CORS_ORIGINS'),
+  };
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+class EnvReader {
+  constructor(
+    private readonly env: Env,
+    private readonly problems: string[],
+  ) {}
+
+  private raw(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value === '' ? undefined : value;
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const parsed = /^\d+$/.test(value) ? Number(value) : NaN;
+    if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+      this.problems.push(`${name} must be an integer from ${min} to ${max} (got "${value}")`);
+      return fallback;
+    }
+    return parsed;
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const value = this.raw(name)?.toLowerCase();
+    if (value === undefined) return fallback;
+    if (['true', '1', 'yes', 'on'].includes(value)) return true;
+    if (['false', '0', 'no', 'off'].includes(value)) return false;
+    this.problems.push(`${name} must be true or false (got "${value}")`);
+    return fallback;
+  }
+
+  oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if ((allowed as readonly string[]).includes(value)) return value as T;
+    this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${value}")`);
+    return fallback;
+  }
+
+  postgresUrl(name: string): string | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || !url.hostname) {
+      // The value may hold a password: never echo it.
+      this.problems.push(`${name} must be a postgresql://user@host:port/database URL`);
+      return undefined;
+    }
+    return value;
+  }
+
+  origins(name: string): true | string[] {
+    const value = this.raw(name);
+    if (value === undefined || value === '*') return true;
+    const origins = value
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean);
+    for (const origin of origins) {
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(origin);
+      } catch {
+        parsed = undefined;
+      }
+      if (!parsed || parsed.origin !== origin) {
+        this.problems.push(
+          `${name} must be "*" or a comma-separated list of origins such as https://editor.example.com (got "${origin}")`,
+        );
+      }
+    }
+    return origins;
+  }
+}
