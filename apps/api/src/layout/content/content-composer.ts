@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import {
+  type ContentStyle,
+  type ContentType,
+  DEFAULT_CONTENT_STYLE,
+  inferVideoProvider,
+} from '@layout/contracts';
+import { type ContentData, type ContentRecord, type ContentWrite } from '../layout.records';
+import { definedMembers } from './defined-members';
+import { sanitizeTextHtml } from './html-sanitizer';
+
+/** A validated content body: create, update, or one element of a column's `contents`. */
+export interface ContentInput {
+  type: ContentType;
+  style?: Partial<ContentStyle>;
+  data?: object;
+}
+
+/**
+ * The content rules that validation alone cannot express: a stored style always has all five
+ * members, text HTML is sanitised, a video's provider is inferred from its URL, and on update
+ * the members left out keep their value — except `data`, which resets when the type changes.
+ */
+@Injectable()
+export class ContentComposer {
+  compose(input: ContentInput, current?: ContentRecord): Omit<ContentWrite, 'id'> {
+    const style =
+      input.style !== undefined
+        ? { ...DEFAULT_CONTENT_STYLE, ...definedMembers(input.style) }
+        : (current?.style ?? { ...DEFAULT_CONTENT_STYLE });
+    let data: ContentData;
+    if (input.data !== undefined) data = this.normaliseData(input.type, input.data);
+    else if (current && current.type === input.type) data = current.data;
+    else data = {};
+    return { type: input.type, style, data };
+  }
+
+  private normaliseData(type: ContentType, data: object): ContentData {
+    // Exhaustive over ContentType: the compiler and the linter reject a missing case.
+    // structuredClone turns validated DTO instances into plain JSON-ready objects.
+    const plain = definedMembers(structuredClone(data) as ContentData);
+    switch (type) {
+      case 'text':
+        if (typeof plain.html === 'string') plain.html = sanitizeTextHtml(plain.html);
+        return plain;
+      case 'video':
+        if (typeof plain.url === 'string' && plain.provider === undefined) {
+          plain.provider = inferVideoProvider(plain.url);
+        }
+        return plain;
+      case 'empty':
+      case 'image':
+      case 'quote':
+        return plain;
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import { Module } from '@nestjs/common';
+import { ContentComposer } from './content/content-composer';
+import { BlocksController } from './controllers/blocks.controller';
+import { ColumnsController } from './controllers/columns.controller';
+import { ContentsController } from './controllers/contents.controller';
+import { ProjectsController } from './controllers/projects.controller';
+import { RowsController } from './controllers/rows.controller';
+import { BlocksRepository } from './repositories/blocks.repository';
+import { ColumnsRepository } from './repositories/columns.repository';
+import { ContentsRepository } from './repositories/contents.repository';
+import { ProjectsRepository } from './repositories/projects.repository';
+import { RowsRepository } from './repositories/rows.repository';
+import { BlocksService } from './services/blocks.service';
+import { ColumnsService } from './services/columns.service';
+import { ContentsService } from './services/contents.service';
+import { ProjectsService } from './services/projects.service';
+import { RowsService } from './services/rows.service';
+
+/** Projects and everything beneath them: blocks, rows, columns, contents. */
+@Module({
+  controllers: [
+    ProjectsController,
+    BlocksController,
+    RowsController,
+    ColumnsController,
+    ContentsController,
+  ],
+  providers: [
+    ProjectsService,
+    BlocksService,
+    RowsService,
+    ColumnsService,
+    ContentsService,
+    ContentComposer,
+    ProjectsRepository,
+    BlocksRepository,
+    RowsRepository,
+    ColumnsRepository,
+    ContentsRepository,
+  ],
+})
+export class LayoutModule {}

@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { type BlockStyle } from '@layout/contracts';
+import { PrismaService } from '../../database/prisma.service';
+import { type BlockRecord } from '../layout.records';
+import { type BlockScope, type ProjectScope } from '../layout.scopes';
+import { asJson } from './json';
+import { toBlock } from './record-mappers';
+import { blockWhere, projectWhere } from './scope-filters';
+import { lockBlock, lockProject } from './scope-locks';
+import { closeSlot, moveToSlot, openSlot } from './sibling-order';
+import { blockSelect, byPosition } from './tree-selects';
+
+export interface BlockWrite {
+  description?: string;
+  style?: BlockStyle;
+}
+
+@Injectable()
+export class BlocksRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** null when the project does not exist for this account. */
+  async listTrees(scope: ProjectScope): Promise<BlockRecord[] | null> {
+    const project = await this.prisma.project.findFirst({
+      where: projectWhere(scope),
+      select: { blocks: { select: blockSelect, orderBy: byPosition } },
+    });
+    return project && project.blocks.map(toBlock);
+  }
+
+  async findTree(scope: BlockScope): Promise<BlockRecord | null> {
+    const block = await this.prisma.block.findFirst({
+      where: blockWhere(scope),
+      select: blockSelect,
+    });
+    return block && toBlock(block);
+  }
+
+  async create(
+    scope: ProjectScope,
+    block: Required<BlockWrite>,
+    position: number | undefined,
+  ): Promise<BlockRecord | null> {
+    return this.prisma.$transaction(async (tx) => {
+      if (!(await lockProject(tx, scope))) return null;
+      const slot = await openSlot(tx, 'block', scope.projectId, position);
+      const created = await tx.block.create({
+        data: { ...block, style: asJson(block.style), projectId: scope.projectId, position: slot },
+        select: blockSelect,
+      });
+      return toBlock(created);
+    });
+  }
+
+  async update(
+    scope: BlockScope,
+    changes: BlockWrite,
+    position: number | undefined,
+  ): Promise<BlockRecord | null> {
+    return this.prisma.$transaction(async (tx) => {
+      if (position !== undefined && !(await lockProject(tx, scope))) return null;
+      if (!(await lockBlock(tx, scope))) return null;
+      if (position !== undefined) {
+        await moveToSlot(tx, 'block', scope.projectId, scope.blockId, position);
+      }
+      const updated = await tx.block.update({
+        where: { id: scope.blockId },
+        data: { ...changes, style: changes.style && asJson(changes.style) },
+        select: blockSelect,
+      });
+      return toBlock(updated);
+    });
+  }
+
+  async delete(scope: BlockScope): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      if (!(await lockProject(tx, scope))) return false;
+      const block = await tx.block.findFirst({
+        where: blockWhere(scope),
+        select: { position: true },
+      });
+      if (!block) return false;
+      await tx.block.delete({ where: { id: scope.blockId } });
+      await closeSlot(tx, 'block', scope.projectId, block.position);
+      return true;
+    });
+  }
+}

@@ -1,0 +1,122 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '../../database/prisma.service';
+import { type ColumnRecord, type ContentRecord, type ContentWrite } from '../layout.records';
+import { type ColumnScope, type RowScope } from '../layout.scopes';
+import { replaceColumnContents } from './column-contents';
+import { toColumn, toContent } from './record-mappers';
+import { columnWhere, rowWhere } from './scope-filters';
+import { lockColumn, lockRow } from './scope-locks';
+import { closeSlot, moveToSlot, openSlot } from './sibling-order';
+import { type Tx } from './transaction';
+import { byPosition, columnSelect, contentSelect } from './tree-selects';
+
+/**
+ * Called inside the write transaction with the summed size of the row's other columns, while
+ * the row is locked: it throws to refuse the write, which then changes nothing.
+ */
+export type RowWidthCheck = (usedByOtherColumns: number) => void;
+
+/** Computes a column's new contents from its current ones, inside the write transaction. */
+export type ContentsPlan = (current: readonly ContentRecord[]) => ContentWrite[];
+
+export interface ColumnUpdate {
+  size?: number;
+  position?: number;
+  contents?: ContentsPlan;
+}
+
+@Injectable()
+export class ColumnsRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** null when the row does not exist for this account. */
+  async listTrees(scope: RowScope): Promise<ColumnRecord[] | null> {
+    const row = await this.prisma.row.findFirst({
+      where: rowWhere(scope),
+      select: { columns: { select: columnSelect, orderBy: byPosition } },
+    });
+    return row && row.columns.map(toColumn);
+  }
+
+  async findTree(scope: ColumnScope): Promise<ColumnRecord | null> {
+    const column = await this.prisma.column.findFirst({
+      where: columnWhere(scope),
+      select: columnSelect,
+    });
+    return column && toColumn(column);
+  }
+
+  async create(
+    scope: RowScope,
+    column: { size: number; contents: readonly ContentWrite[] },
+    position: number | undefined,
+    checkWidth: RowWidthCheck,
+  ): Promise<ColumnRecord | null> {
+    return this.prisma.$transaction(async (tx) => {
+      if (!(await lockRow(tx, scope))) return null;
+      checkWidth(await usedWidth(tx, scope.rowId));
+      const slot = await openSlot(tx, 'column', scope.rowId, position);
+      const { id } = await tx.column.create({
+        data: { projectId: scope.projectId, rowId: scope.rowId, position: slot, size: column.size },
+        select: { id: true },
+      });
+      if (column.contents.length > 0) {
+        await replaceColumnContents(tx, { ...scope, columnId: id }, column.contents);
+      }
+      return readColumn(tx, id);
+    });
+  }
+
+  async update(
+    scope: ColumnScope,
+    changes: ColumnUpdate,
+    checkWidth: RowWidthCheck,
+  ): Promise<ColumnRecord | null> {
+    return this.prisma.$transaction(async (tx) => {
+      // Row first, then column: the same order as every other writer, so no deadlock.
+      if (!(await lockRow(tx, scope)) || !(await lockColumn(tx, scope))) return null;
+      if (changes.size !== undefined) {
+        checkWidth(await usedWidth(tx, scope.rowId, scope.columnId));
+        await tx.column.update({ where: { id: scope.columnId }, data: { size: changes.size } });
+      }
+      if (changes.position !== undefined) {
+        await moveToSlot(tx, 'column', scope.rowId, scope.columnId, changes.position);
+      }
+      if (changes.contents) {
+        const current = await tx.content.findMany({
+          where: { columnId: scope.columnId },
+          select: contentSelect,
+          orderBy: byPosition,
+        });
+        await replaceColumnContents(tx, scope, changes.contents(current.map(toContent)));
+      }
+      return readColumn(tx, scope.columnId);
+    });
+  }
+
+  async delete(scope: ColumnScope): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      if (!(await lockRow(tx, scope))) return false;
+      const column = await tx.column.findFirst({
+        where: columnWhere(scope),
+        select: { position: true },
+      });
+      if (!column) return false;
+      await tx.column.delete({ where: { id: scope.columnId } });
+      await closeSlot(tx, 'column', scope.rowId, column.position);
+      return true;
+    });
+  }
+}
+
+async function usedWidth(tx: Tx, rowId: string, exceptColumnId?: string): Promise<number> {
+  const { _sum } = await tx.column.aggregate({
+    where: { rowId, ...(exceptColumnId && { id: { not: exceptColumnId } }) },
+    _sum: { size: true },
+  });
+  return _sum.size ?? 0;
+}
+
+async function readColumn(tx: Tx, id: string): Promise<ColumnRecord> {
+  return toColumn(await tx.column.findUniqueOrThrow({ where: { id }, select: columnSelect }));
+}

@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '../../database/prisma.service';
+import { type RowRecord } from '../layout.records';
+import { type BlockScope, type RowScope } from '../layout.scopes';
+import { toRow } from './record-mappers';
+import { blockWhere, rowWhere } from './scope-filters';
+import { lockBlock, lockRow } from './scope-locks';
+import { closeSlot, moveToSlot, openSlot } from './sibling-order';
+import { byPosition, rowSelect } from './tree-selects';
+
+export interface RowWrite {
+  description?: string;
+}
+
+@Injectable()
+export class RowsRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** null when the block does not exist for this account. */
+  async listTrees(scope: BlockScope): Promise<RowRecord[] | null> {
+    const block = await this.prisma.block.findFirst({
+      where: blockWhere(scope),
+      select: { rows: { select: rowSelect, orderBy: byPosition } },
+    });
+    return block && block.rows.map(toRow);
+  }
+
+  async findTree(scope: RowScope): Promise<RowRecord | null> {
+    const row = await this.prisma.row.findFirst({ where: rowWhere(scope), select: rowSelect });
+    return row && toRow(row);
+  }
+
+  async create(
+    scope: BlockScope,
+    row: Required<RowWrite>,
+    position: number | undefined,
+  ): Promise<RowRecord | null> {
+    return this.prisma.$transaction(async (tx) => {
+      if (!(await lockBlock(tx, scope))) return null;
+      const slot = await openSlot(tx, 'row', scope.blockId, position);
+      const created = await tx.row.create({
+        data: { ...row, projectId: scope.projectId, blockId: scope.blockId, position: slot },
+        select: rowSelect,
+      });
+      return toRow(created);
+    });
+  }
+
+  async update(
+    scope: RowScope,
+    changes: RowWrite,
+    position: number | undefined,
+  ): Promise<RowRecord | null> {
+    return this.prisma.$transaction(async (tx) => {
+      if (position !== undefined && !(await lockBlock(tx, scope))) return null;
+      if (!(await lockRow(tx, scope))) return null;
+      if (position !== undefined) {
+        await moveToSlot(tx, 'row', scope.blockId, scope.rowId, position);
+      }
+      const updated = await tx.row.update({
+        where: { id: scope.rowId },
+        data: changes,
+        select: rowSelect,
+      });
+      return toRow(updated);
+    });
+  }
+
+  async delete(scope: RowScope): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      if (!(await lockBlock(tx, scope))) return false;
+      const row = await tx.row.findFirst({ where: rowWhere(scope), select: { position: true } });
+      if (!row) return false;
+      await tx.row.delete({ where: { id: scope.rowId } });
+      await closeSlot(tx, 'row', scope.blockId, row.position);
+      return true;
+    });
+  }
+}

@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { type CreateContentDto, type UpdateContentDto } from '@layout/contracts';
+import { ContentComposer } from '../content/content-composer';
+import { type ContentRecord } from '../layout.records';
+import { type ColumnScope, type ContentScope } from '../layout.scopes';
+import { ContentsRepository } from '../repositories/contents.repository';
+import { notFound } from './not-found';
+import { assertPathId } from './path-id';
+
+@Injectable()
+export class ContentsService {
+  constructor(
+    private readonly contents: ContentsRepository,
+    private readonly composer: ContentComposer,
+  ) {}
+
+  async list(scope: ColumnScope): Promise<ContentRecord[]> {
+    return (await this.contents.list(scope)) ?? notFound('Column');
+  }
+
+  async retrieve(scope: ContentScope): Promise<ContentRecord> {
+    return (await this.contents.find(scope)) ?? notFound('Content');
+  }
+
+  async create(scope: ColumnScope, body: CreateContentDto): Promise<ContentRecord> {
+    const created = await this.contents.create(scope, this.composer.compose(body), body.position);
+    return created ?? notFound('Column');
+  }
+
+  async update(scope: ContentScope, body: UpdateContentDto): Promise<ContentRecord> {
+    assertPathId(body._id, scope.contentId);
+    const updated = await this.contents.update(
+      scope,
+      (current) => this.composer.compose(body, current),
+      body.position,
+    );
+    return updated ?? notFound('Content');
+  }
+
+  async delete(scope: ContentScope): Promise<void> {
+    if (!(await this.contents.delete(scope))) notFound('Content');
+  }
+}

@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { type CreateProjectDto, type UpdateProjectDto } from '@layout/contracts';
+import { type ProjectRecord, type ProjectSummaryRecord } from '../layout.records';
+import { type ProjectScope } from '../layout.scopes';
+import { ProjectsRepository } from '../repositories/projects.repository';
+import { notFound } from './not-found';
+
+@Injectable()
+export class ProjectsService {
+  constructor(private readonly projects: ProjectsRepository) {}
+
+  list(accountId: string): Promise<ProjectSummaryRecord[]> {
+    return this.projects.listOwnedBy(accountId);
+  }
+
+  async retrieve(scope: ProjectScope): Promise<ProjectRecord> {
+    return (await this.projects.findTree(scope)) ?? notFound('Project');
+  }
+
+  create(accountId: string, body: CreateProjectDto): Promise<ProjectRecord> {
+    return this.projects.create(accountId, body.title);
+  }
+
+  async update(scope: ProjectScope, body: UpdateProjectDto): Promise<ProjectRecord> {
+    return (await this.projects.update(scope, { title: body.title })) ?? notFound('Project');
+  }
+
+  async delete(scope: ProjectScope): Promise<void> {
+    if (!(await this.projects.delete(scope))) notFound('Project');
+  }
+}

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { type CreateRowDto, type UpdateRowDto } from '@layout/contracts';
+import { type RowRecord } from '../layout.records';
+import { type BlockScope, type RowScope } from '../layout.scopes';
+import { RowsRepository } from '../repositories/rows.repository';
+import { notFound } from './not-found';
+
+@Injectable()
+export class RowsService {
+  constructor(private readonly rows: RowsRepository) {}
+
+  async list(scope: BlockScope): Promise<RowRecord[]> {
+    return (await this.rows.listTrees(scope)) ?? notFound('Block');
+  }
+
+  async retrieve(scope: RowScope): Promise<RowRecord> {
+    return (await this.rows.findTree(scope)) ?? notFound('Row');
+  }
+
+  async create(scope: BlockScope, body: CreateRowDto): Promise<RowRecord> {
+    const created = await this.rows.create(
+      scope,
+      { description: body.description ?? '' },
+      body.position,
+    );
+    return created ?? notFound('Block');
+  }
+
+  async update(scope: RowScope, body: UpdateRowDto): Promise<RowRecord> {
+    const updated = await this.rows.update(scope, { description: body.description }, body.position);
+    return updated ?? notFound('Row');
+  }
+
+  async delete(scope: RowScope): Promise<void> {
+    if (!(await this.rows.delete(scope))) notFound('Row');
+  }
+}
