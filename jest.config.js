@@ -1,13 +1,17 @@
+// NestJS 12 ships as ES modules only, and on Node 20 Jest loads those only in its native ESM
+// mode: tests run with --experimental-vm-modules (see the npm scripts) and ts-jest emits ESM.
 // Two projects share one run: `unit` (fast, mocked collaborators) and `e2e` (the real HTTP
 // server against a real PostgreSQL, started once per run by test/setup/global-setup.ts).
 const shared = {
   moduleFileExtensions: ['js', 'json', 'ts'],
+  extensionsToTreatAsEsm: ['.ts'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', isolatedModules: true }],
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json', useESM: true }],
   },
   moduleNameMapper: {
-    '^@layout/contracts$': '<rootDir>/libs/contracts/src',
-    '^@layout/contracts/(.*)$': '<rootDir>/libs/contracts/src/$1',
+    '^@layout/contracts$': '<rootDir>/libs/contracts/src/index.ts',
+    // Generated and ESM-style sources import siblings as './x.js'; Jest resolves the .ts file.
+    '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testEnvironment: 'node',
 };

@@ -1,0 +1,199 @@
+import { type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Api, createLayout, type LayoutPaths, startTestApp } from './support/test-app';
+
+/** HTTP-level behaviour shared by every operation: bodies, errors, CORS, health, docs. */
+describe('protocol', () => {
+  let app: NestFastifyApplication;
+  let api: Api;
+  let token: string;
+  let layout: LayoutPaths;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    api = new Api(app);
+    ({ token } = await api.newAccount());
+    layout = await createLayout(api, token);
+  });
+  afterAll(() => app.close());
+
+  const expectProblem = (
+    response: { status: number; headers: Record<string, unknown>; body: any },
+    status: number,
+    type: string,
+  ) => {
+    expect(response.status).toBe(status);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.body).toMatchObject({ type, status, title: expect.any(String) });
+    expect(JSON.stringify(response.body)).not.toMatch(
+      /at .*\.(ts|js):\d+|node_modules|SELECT|prisma/i,
+    );
+  };
+
+  it('answers malformed JSON with 400', async () => {
+    const response = await api.request('POST', layout.columns, {
+      token,
+      raw: '{"size": 6',
+      headers: { 'content-type': 'application/json' },
+    });
+    expectProblem(response, 400, '/problems/malformed-json');
+  });
+
+  it('accepts a charset on the JSON content type', async () => {
+    const response = await api.request('POST', layout.contents, {
+      token,
+      raw: '{"type":"empty"}',
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    expect(response.status).toBe(201);
+  });
+
+  it.each([
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/xml',
+  ])('answers a %s body with 415', async (contentType) => {
+    const response = await api.request('POST', layout.contents, {
+      token,
+      raw: 'type=empty',
+      headers: { 'content-type': contentType },
+    });
+    expectProblem(response, 415, '/problems/unsupported-media-type');
+  });
+
+  it('answers a body above 1 MiB with 413 and stores nothing', async () => {
+    const before = (await api.get(layout.contents, { token })).body.length;
+    const response = await api.post(
+      layout.contents,
+      { type: 'text', data: { html: 'x'.repeat(1024 * 1024) } },
+      { token },
+    );
+    expectProblem(response, 413, '/problems/payload-too-large');
+    expect((await api.get(layout.contents, { token })).body).toHaveLength(before);
+  });
+
+  it.each([[[]], ['"text"'], ['null'], ['42']])(
+    'answers a body that is not an object (%s) with 400',
+    async (raw) => {
+      const response = await api.request('POST', layout.contents, {
+        token,
+        raw: typeof raw === 'string' ? raw : JSON.stringify(raw),
+        headers: { 'content-type': 'application/json' },
+      });
+      expectProblem(response, 400, '/problems/validation');
+    },
+  );
+
+  it('answers a missing body with 400', async () => {
+    expectProblem(
+      await api.request('POST', layout.contents, { token }),
+      400,
+      '/problems/validation',
+    );
+  });
+
+  it('refuses __proto__ keys without polluting anything', async () => {
+    const response = await api.request('POST', layout.contents, {
+      token,
+      raw: '{"type":"empty","__proto__":{"polluted":true}}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(400);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('ignores an empty JSON body on DELETE', async () => {
+    const content = (await api.post(layout.contents, { type: 'empty' }, { token })).body;
+    const response = await api.request('DELETE', `${layout.contents}/${content._id}`, {
+      token,
+      raw: '',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(204);
+  });
+
+  it('answers an unknown route with a 404 problem', async () => {
+    expectProblem(await api.get('/nowhere', { token }), 404, '/problems/not-found');
+    expectProblem(await api.get('/projects/x/y/z/w', { token }), 404, '/problems/not-found');
+  });
+
+  it.each([
+    [{ title: 7 }],
+    [{ title: '' }],
+    [{ title: 'x'.repeat(201) }],
+    [{ title: ['a'] }],
+    [{ title: { $gt: '' } }],
+  ])('rejects a project body %j with 400', async (body) => {
+    expectProblem(await api.post('/projects', body, { token }), 400, '/problems/validation');
+  });
+
+  describe('authentication', () => {
+    it('answers a missing token with 401 and a Bearer challenge', async () => {
+      const response = await api.get('/projects');
+      expectProblem(response, 401, '/problems/unauthorized');
+      expect(response.headers['www-authenticate']).toMatch(/^Bearer realm="layout"$/);
+    });
+
+    it.each(['Bearer nope', 'Bearer ' + 'a'.repeat(43), 'Basic dXNlcjpwYXNz', 'Bearer', 'token'])(
+      'answers Authorization %j with 401',
+      async (authorization) => {
+        const response = await api.get('/projects', { headers: { authorization } });
+        expectProblem(response, 401, '/problems/unauthorized');
+        expect(response.headers['www-authenticate']).toMatch(/^Bearer /);
+      },
+    );
+  });
+
+  describe('CORS', () => {
+    it('answers a preflight from another origin, allowing Authorization', async () => {
+      const response = await api.request('OPTIONS', layout.columns, {
+        headers: {
+          origin: 'https://editor.example.com',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type',
+        },
+      });
+      expect(response.status).toBeLessThan(300);
+      expect(response.headers['access-control-allow-origin']).toBe('https://editor.example.com');
+      expect(String(response.headers['access-control-allow-headers']).toLowerCase()).toContain(
+        'authorization',
+      );
+    });
+
+    it('exposes Location to scripts', async () => {
+      const response = await api.post(
+        layout.contents,
+        { type: 'empty' },
+        {
+          token,
+          headers: { origin: 'https://editor.example.com' },
+        },
+      );
+      expect(response.status).toBe(201);
+      expect(String(response.headers['access-control-expose-headers'])).toMatch(/Location/i);
+    });
+  });
+
+  describe('operations', () => {
+    it('reports liveness and readiness without a token', async () => {
+      expect((await api.get('/health/live')).body).toEqual({ status: 'ok' });
+      expect((await api.get('/health/ready')).body).toEqual({ status: 'ok' });
+    });
+
+    it('serves the explorer and the OpenAPI document without a token', async () => {
+      const explorer = await api.get('/docs');
+      expect(explorer.status).toBe(200);
+      expect(explorer.text).toContain('swagger');
+      const document = await api.get('/docs/openapi.json');
+      expect(document.status).toBe(200);
+      expect(document.body.openapi).toMatch(/^3\./);
+      expect(Object.keys(document.body.paths)).toEqual(
+        expect.arrayContaining([
+          '/projects/{projectId}/blocks/{blockId}/rows/{rowId}/columns',
+          '/projects/{projectId}/blocks/{blockId}/rows/{rowId}/columns/{columnId}/contents/{contentId}',
+          '/accounts/auth/token',
+        ]),
+      );
+    });
+  });
+});

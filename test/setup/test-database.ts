@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import {
+  startEmbeddedPostgres,
+  type RunningEmbeddedPostgres,
+} from '../../apps/api/src/database/embedded-postgres';
+import { applyPendingMigrations } from '../../apps/api/src/database/migrations-runner';
+
+/**
+ * A fresh, migrated database for one test run: on the server named by DATABASE_URL when set,
+ * otherwise on an embedded PostgreSQL started for the run (the service's default).
+ */
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `layout_test_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const given = process.env.DATABASE_URL;
+  let embedded: RunningEmbeddedPostgres | undefined;
+  let serverUrl: string;
+  if (given) {
+    serverUrl = given;
+  } else {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'layout-e2e-')), 'postgres');
+    embedded = await startEmbeddedPostgres({ dataDir, port: await freePort() });
+    serverUrl = embedded.url;
+  }
+
+  await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
+  const url = withDatabase(serverUrl, name);
+  await applyPendingMigrations(url, { log: () => undefined, warn: console.warn });
+
+  return {
+    url,
+    drop: async () => {
+      if (embedded) {
+        await embedded.stop();
+        return;
+      }
+      await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    },
+  };
+}
+
+async function adminQuery(url: string, sql: string) {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}

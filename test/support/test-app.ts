@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createApp } from '../../apps/api/src/bootstrap/create-app';
+import { loadConfig } from '../../apps/api/src/config/load-config';
+
+/**
+ * The real application on the run's test database, listening on a free loopback port: tests
+ * talk to it over HTTP like any client. (Fastify's inject is not used: under Jest on Node 20 it
+ * pulls in an ES-module-only dependency from CommonJS, which Jest cannot load.)
+ */
+export async function startTestApp(
+  env: Record<string, string> = {},
+): Promise<NestFastifyApplication> {
+  const url = process.env.LAYOUT_TEST_DATABASE_URL;
+  if (!url) throw new Error('LAYOUT_TEST_DATABASE_URL is not set: run through the e2e project');
+  const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', ...env });
+  const app = await createApp(config, false);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return app;
+}
+
+export interface Response<T = any> {
+  status: number;
+  headers: Record<string, string | undefined>;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Sent as is, instead of a JSON-encoded body. */
+  raw?: string | Buffer;
+}
+
+/** A small HTTP client over inject: every call goes through routing, parsing, guards, filters. */
+export class Api {
+  private readonly baseUrl: string;
+
+  constructor(app: NestFastifyApplication) {
+    const address = app.getHttpServer().address();
+    if (!address || typeof address === 'string') throw new Error('the app is not listening');
+    this.baseUrl = `http://127.0.0.1:${address.port}`;
+  }
+
+  async request<T = any>(
+    method: string,
+    url: string,
+    options: RequestOptions = {},
+  ): Promise<Response<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let payload: string | Buffer | undefined = options.raw;
+    if (payload === undefined && options.body !== undefined) {
+      payload = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${this.baseUrl}${url}`, { method, headers, body: payload });
+    const text = await response.text();
+    let body: any;
+    try {
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    return { status: response.status, headers: Object.fromEntries(response.headers), body, text };
+  }
+
+  get = <T = any>(url: string, options?: RequestOptions) => this.request<T>('GET', url, options);
+  post = <T = any>(url: string, body: unknown, options?: RequestOptions) =>
+    this.request<T>('POST', url, { ...options, body });
+  put = <T = any>(url: string, body: unknown, options?: RequestOptions) =>
+    this.request<T>('PUT', url, { ...options, body });
+  delete = <T = any>(url: string, options?: RequestOptions) =>
+    this.request<T>('DELETE', url, options);
+
+  /** Signs a new, unique account up and returns its token. */
+  async newAccount(prefix = 'user'): Promise<{ token: string; username: string; id: string }> {
+    const username = `${prefix}-${randomBytes(6).toString('hex')}`;
+    const password = 'correct horse battery staple';
+    const created = await this.post('/accounts', { username, password });
+    if (created.status !== 201) throw new Error(`sign-up failed: ${created.text}`);
+    const token = await this.post('/accounts/auth/token', { username, password });
+    if (token.status !== 200) throw new Error(`token failed: ${token.text}`);
+    return { token: token.body.token, username, id: created.body._id };
+  }
+}
+
+/** Paths of one freshly created project > block > row > column, owned by `token`'s account. */
+export interface LayoutPaths {
+  project: string;
+  block: string;
+  row: string;
+  column: string;
+  columns: string;
+  contents: string;
+}
+
+export async function createLayout(api: Api, token: string, columnSize = 6): Promise<LayoutPaths> {
+  const expectCreated = (response: Response, what: string) => {
+    if (response.status !== 201) throw new Error(`creating ${what} failed: ${response.text}`);
+    return response.body._id as string;
+  };
+  const project = `/projects/${expectCreated(await api.post('/projects', { title: 'Proposal' }, { token }), 'project')}`;
+  const block = `${project}/blocks/${expectCreated(await api.post(`${project}/blocks`, { description: 'Intro' }, { token }), 'block')}`;
+  const row = `${block}/rows/${expectCreated(await api.post(`${block}/rows`, {}, { token }), 'row')}`;
+  const columns = `${row}/columns`;
+  const column = `${columns}/${expectCreated(await api.post(columns, { size: columnSize }, { token }), 'column')}`;
+  return { project, block, row, column, columns, contents: `${column}/contents` };
+}
