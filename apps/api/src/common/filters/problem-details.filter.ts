@@ -11,29 +11,20 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    sendProblem(error, request, reply, this.logger);
+    const problem = toProblem(error, request.url.split('?')[0]);
+    if (problem.unexpected !== undefined) {
+      this.logger.error(
+        `Unexpected error on ${request.method} ${request.routeOptions?.url ?? '?'} (request ${request.id})`,
+        problem.unexpected instanceof Error
+          ? problem.unexpected.stack
+          : JSON.stringify(problem.unexpected),
+      );
+    }
+    if (reply.sent) return;
+    void reply
+      .status(problem.status)
+      .headers(problem.headers)
+      .type('application/problem+json')
+      .send(problem.body);
   }
-}
-
-export function sendProblem(
-  error: unknown,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  logger: Pick<Logger, 'error'>,
-) {
-  const problem = toProblem(error, request.url.split('?')[0]);
-  if (problem.unexpected !== undefined) {
-    logger.error(
-      `Unexpected error on ${request.method} ${request.routeOptions?.url ?? '?'} (request ${request.id})`,
-      problem.unexpected instanceof Error
-        ? problem.unexpected.stack
-        : JSON.stringify(problem.unexpected),
-    );
-  }
-  if (reply.sent) return;
-  void reply
-    .status(problem.status)
-    .headers(problem.headers)
-    .type('application/problem+json')
-    .send(problem.body);
 }
