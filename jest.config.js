@@ -12,6 +12,9 @@ const shared = {
     '^@layout/contracts$': '<rootDir>/libs/contracts/src/index.ts',
     // Generated and ESM-style sources import siblings as './x.js'; Jest resolves the .ts file.
     '^(\\.{1,2}/.*)\\.js$': '$1',
+    // @fastify/static (CommonJS) requires content-disposition 3, which is ESM-only: Jest on Node
+    // 20 cannot load that from CommonJS, so tests get the same function from the CommonJS 1.x.
+    '^content-disposition$': 'content-disposition-cjs',
   },
   testEnvironment: 'node',
 };
