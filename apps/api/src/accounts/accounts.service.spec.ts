@@ -1,0 +1,235 @@
+import { createHash } from 'node:crypto';
+import { jest } from '@jest/globals';
+import {
+  InvalidCredentialsError,
+  SignUpDisabledError,
+  TooManyLoginAttemptsError,
+} from '../common/errors';
+import { type AppConfig } from '../config/app-config';
+import { hashAccessToken } from './access-token';
+import { type AccountCredentials, type AccountsRepository } from './accounts.repository';
+import { AccountsService, usernameKey } from './accounts.service';
+import { LoginAttemptLimiter } from './login-attempt-limiter';
+import { PasswordHasher } from './password-hasher';
+
+const PASSWORD = 'correct horse battery staple';
+const NOW = Date.parse('2025-03-01T12:00:00Z');
+
+function configWith(auth: Partial<AppConfig['auth']> = {}): AppConfig {
+  return {
+    host: '127.0.0.1',
+    port: 3000,
+    logLevel: 'info',
+    database: {
+      url: undefined,
+      embedded: { dataDir: '.data/postgres', port: 54329 },
+      poolSize: 10,
+      timeoutMs: 5000,
+      migrateOnStart: true,
+    },
+    auth: { tokenTtlSeconds: 3600, signUpEnabled: true, ...auth },
+    corsOrigins: true,
+  };
+}
+
+function repositoryMock() {
+  return {
+    create: jest.fn<AccountsRepository['create']>(),
+    findCredentials: jest.fn<AccountsRepository['findCredentials']>(),
+    storeAccessToken: jest.fn<AccountsRepository['storeAccessToken']>(),
+    findByAccessToken: jest.fn<AccountsRepository['findByAccessToken']>(),
+  };
+}
+
+describe('AccountsService', () => {
+  const hasher = new PasswordHasher();
+  let credentials: AccountCredentials;
+  let repository: ReturnType<typeof repositoryMock>;
+  let limiter: LoginAttemptLimiter;
+
+  const serviceWith = (config: AppConfig = configWith()) =>
+    new AccountsService(repository as unknown as AccountsRepository, hasher, limiter, config);
+
+  beforeAll(async () => {
+    credentials = {
+      id: 'acc-1',
+      username: 'Alice',
+      createdAt: new Date('2025-01-01T00:00:00Z'),
+      passwordHash: await hasher.hash(PASSWORD),
+    };
+  });
+
+  beforeEach(() => {
+    repository = repositoryMock();
+    repository.storeAccessToken.mockResolvedValue(undefined);
+    limiter = new LoginAttemptLimiter();
+  });
+
+  afterEach(() => jest.restoreAllMocks());
+
+  describe('signUp', () => {
+    it('throws SignUpDisabledError when sign-up is switched off, without creating anything', async () => {
+      const service = serviceWith(configWith({ signUpEnabled: false }));
+      await expect(service.signUp('alice', PASSWORD)).rejects.toBeInstanceOf(SignUpDisabledError);
+      expect(repository.create).not.toHaveBeenCalled();
+    });
+
+    it('stores the NFC username, its case-insensitive key and a scrypt hash, never the password', async () => {
+      const record = { id: 'acc-2', username: 'Café', createdAt: new Date() };
+      repository.create.mockResolvedValue(record);
+      await expect(serviceWith().signUp('CAFE\u0301', PASSWORD)).resolves.toBe(record);
+
+      expect(repository.create).toHaveBeenCalledTimes(1);
+      const [username, key, passwordHash] = repository.create.mock.calls[0];
+      expect(username).toBe('CAF\u00c9');
+      expect(key).toBe('caf\u00e9');
+      expect(passwordHash).toMatch(/^scrypt\$/);
+      expect(passwordHash).not.toContain(PASSWORD);
+      await expect(hasher.verify(PASSWORD, passwordHash)).resolves.toBe(true);
+    });
+
+    it('lets operators create accounts when sign-up is switched off', async () => {
+      const record = { id: 'acc-3', username: 'ops', createdAt: new Date() };
+      repository.create.mockResolvedValue(record);
+      const service = serviceWith(configWith({ signUpEnabled: false }));
+      await expect(service.createAccount('ops', PASSWORD)).resolves.toBe(record);
+    });
+  });
+
+  describe('issueToken', () => {
+    it('stores only the SHA-256 of the token, with expiry now + ttl', async () => {
+      jest.spyOn(Date, 'now').mockReturnValue(NOW);
+      repository.findCredentials.mockResolvedValue(credentials);
+      const service = serviceWith(configWith({ tokenTtlSeconds: 900 }));
+
+      const { token, expiresInSeconds } = await service.issueToken('ALICE', PASSWORD);
+
+      expect(expiresInSeconds).toBe(900);
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(repository.findCredentials).toHaveBeenCalledWith('alice');
+      expect(repository.storeAccessToken).toHaveBeenCalledTimes(1);
+      const [accountId, storedHash, expiresAt] = repository.storeAccessToken.mock.calls[0];
+      expect(accountId).toBe('acc-1');
+      expect(storedHash).toBe(hashAccessToken(token));
+      expect(storedHash).toBe(createHash('sha256').update(token).digest('hex'));
+      expect(expiresAt).toEqual(new Date(NOW + 900 * 1000));
+      // The token itself never reaches the repository.
+      const everything = JSON.stringify(repository.storeAccessToken.mock.calls);
+      expect(everything).not.toContain(token);
+    });
+
+    it('issues a different token each time', async () => {
+      repository.findCredentials.mockResolvedValue(credentials);
+      const service = serviceWith();
+      const first = await service.issueToken('alice', PASSWORD);
+      const second = await service.issueToken('alice', PASSWORD);
+      expect(first.token).not.toBe(second.token);
+    });
+
+    it('throws InvalidCredentialsError for a wrong password and stores no token', async () => {
+      repository.findCredentials.mockResolvedValue(credentials);
+      const failure = jest.spyOn(limiter, 'recordFailure');
+      await expect(serviceWith().issueToken('Alice', 'wrong password')).rejects.toBeInstanceOf(
+        InvalidCredentialsError,
+      );
+      expect(repository.storeAccessToken).not.toHaveBeenCalled();
+      expect(failure).toHaveBeenCalledWith('alice');
+    });
+
+    it('throws the same InvalidCredentialsError for an unknown username', async () => {
+      repository.findCredentials.mockResolvedValue(null);
+      const failure = jest.spyOn(limiter, 'recordFailure');
+      const unknown = await serviceWith()
+        .issueToken('nobody', PASSWORD)
+        .catch((caught: unknown) => caught);
+      expect(unknown).toBeInstanceOf(InvalidCredentialsError);
+      expect((unknown as Error).message).toBe(new InvalidCredentialsError().message);
+      expect(repository.storeAccessToken).not.toHaveBeenCalled();
+      expect(failure).toHaveBeenCalledWith('nobody');
+    });
+
+    it('refuses with TooManyLoginAttemptsError after 10 failures, before checking anything', async () => {
+      for (let i = 0; i < 10; i += 1) limiter.recordFailure('alice');
+      repository.findCredentials.mockResolvedValue(credentials);
+      const error = await serviceWith()
+        .issueToken('ALICE', PASSWORD)
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(TooManyLoginAttemptsError);
+      expect((error as TooManyLoginAttemptsError).retryAfterSeconds).toBeGreaterThan(0);
+      expect(repository.findCredentials).not.toHaveBeenCalled();
+      expect(repository.storeAccessToken).not.toHaveBeenCalled();
+    });
+
+    it('resets the failure count on success', async () => {
+      for (let i = 0; i < 9; i += 1) limiter.recordFailure('alice');
+      repository.findCredentials.mockResolvedValue(credentials);
+      await serviceWith().issueToken('Alice', PASSWORD);
+      for (let i = 0; i < 9; i += 1) limiter.recordFailure('alice');
+      expect(() => limiter.assertAllowed('alice')).not.toThrow();
+    });
+
+    // BUG: the limiter is checked before the (slow) password verification and the failure is
+    // recorded only after it, so concurrent guesses all pass the check: a burst of N parallel
+    // requests gets N password guesses, however far past the limit of 10 that is.
+    it.failing('limits concurrent guesses for one username too', async () => {
+      repository.findCredentials.mockResolvedValue(credentials);
+      const slowHasher = {
+        verify: () => new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5)),
+      } as unknown as PasswordHasher;
+      const service = new AccountsService(
+        repository as unknown as AccountsRepository,
+        slowHasher,
+        limiter,
+        configWith(),
+      );
+      const outcomes = await Promise.all(
+        Array.from({ length: 30 }, () =>
+          service.issueToken('alice', 'guess').catch((caught: unknown) => caught),
+        ),
+      );
+      const guessesChecked = outcomes.filter(
+        (outcome) => outcome instanceof InvalidCredentialsError,
+      );
+      expect(guessesChecked.length).toBeLessThanOrEqual(10);
+    });
+  });
+
+  describe('authenticate', () => {
+    it('looks the token up by its SHA-256 and returns id and username', async () => {
+      jest.spyOn(Date, 'now').mockReturnValue(NOW);
+      repository.findByAccessToken.mockResolvedValue({
+        id: 'acc-1',
+        username: 'Alice',
+        createdAt: new Date(),
+      });
+      await expect(serviceWith().authenticate('the-token')).resolves.toEqual({
+        id: 'acc-1',
+        username: 'Alice',
+      });
+      const [hash, now] = repository.findByAccessToken.mock.calls[0];
+      expect(hash).toBe(createHash('sha256').update('the-token').digest('hex'));
+      expect(now).toBeInstanceOf(Date);
+    });
+
+    it('returns null for an unknown or expired token', async () => {
+      repository.findByAccessToken.mockResolvedValue(null);
+      await expect(serviceWith().authenticate('nope')).resolves.toBeNull();
+    });
+  });
+});
+
+describe('usernameKey', () => {
+  it('is the same whatever the case', () => {
+    expect(usernameKey('Alice')).toBe('alice');
+    expect(usernameKey('ALICE')).toBe(usernameKey('alice'));
+    expect(usernameKey('aLiCe@Example.COM')).toBe('alice@example.com');
+  });
+
+  it('is the same for composed and decomposed forms of one name', () => {
+    expect(usernameKey('Cafe\u0301')).toBe(usernameKey('CAF\u00c9'));
+  });
+
+  it('tells different names apart', () => {
+    expect(usernameKey('alice')).not.toBe(usernameKey('alicia'));
+  });
+});

@@ -1,0 +1,220 @@
+import { HttpException, NotFoundException } from '@nestjs/common';
+import { errorCodes } from 'fastify';
+import {
+  AuthenticationRequiredError,
+  DatabaseUnavailableError,
+  DomainError,
+  InvalidCredentialsError,
+  RequestValidationError,
+  ResourceNotFoundError,
+  RowWidthExceededError,
+  SignUpDisabledError,
+  TooManyLoginAttemptsError,
+  UsernameTakenError,
+} from '../errors';
+import { toProblem } from './problem';
+
+const INSTANCE = '/projects/p1/blocks/b1/rows/r1/columns';
+
+/** Wrapped the way Nest's Fastify adapter hands Fastify's own errors to the exception filter. */
+const wrapped = (cause: Error & { statusCode?: number }) =>
+  new HttpException(cause.message, cause.statusCode ?? 500, { cause });
+
+describe('toProblem', () => {
+  describe('domain errors', () => {
+    it('RequestValidationError → 400 validation with the field errors', () => {
+      const errors = [{ pointer: '/size', detail: 'must be an integer from 1 to 12' }];
+      const problem = toProblem(new RequestValidationError(errors), INSTANCE);
+      expect(problem.status).toBe(400);
+      expect(problem.headers).toEqual({});
+      expect(problem.body).toMatchObject({
+        type: '/problems/validation',
+        title: 'Invalid request body',
+        status: 400,
+        instance: INSTANCE,
+        errors,
+      });
+      expect(problem.body.detail).toEqual(expect.stringContaining('size'));
+      expect(problem.unexpected).toBeUndefined();
+    });
+
+    it('ResourceNotFoundError → 404 not-found', () => {
+      const problem = toProblem(new ResourceNotFoundError('Column'), INSTANCE);
+      expect(problem.status).toBe(404);
+      expect(problem.body).toMatchObject({
+        type: '/problems/not-found',
+        status: 404,
+        detail: 'Column not found',
+      });
+    });
+
+    it('RowWidthExceededError → 409 row-width-exceeded with availableSize', () => {
+      const problem = toProblem(new RowWidthExceededError(4, 6, 12), INSTANCE);
+      expect(problem.status).toBe(409);
+      expect(problem.body).toMatchObject({
+        type: '/problems/row-width-exceeded',
+        status: 409,
+        availableSize: 4,
+      });
+    });
+
+    it('UsernameTakenError → 409 username-taken', () => {
+      const problem = toProblem(new UsernameTakenError(), '/accounts');
+      expect(problem.status).toBe(409);
+      expect(problem.body.type).toBe('/problems/username-taken');
+    });
+
+    it('InvalidCredentialsError → 401 invalid-credentials', () => {
+      const problem = toProblem(new InvalidCredentialsError(), '/accounts/auth/token');
+      expect(problem.status).toBe(401);
+      expect(problem.body).toMatchObject({
+        type: '/problems/invalid-credentials',
+        detail: 'Wrong username or password',
+      });
+    });
+
+    it('AuthenticationRequiredError with bearerError → 401 and an RFC 6750 invalid_token challenge', () => {
+      const problem = toProblem(
+        new AuthenticationRequiredError('The token has expired', 'invalid_token'),
+        INSTANCE,
+      );
+      expect(problem.status).toBe(401);
+      expect(problem.body.type).toBe('/problems/unauthorized');
+      expect(problem.headers['www-authenticate']).toMatch(/^Bearer /);
+      expect(problem.headers['www-authenticate']).toContain('error="invalid_token"');
+    });
+
+    it('AuthenticationRequiredError without bearerError → a bare Bearer challenge', () => {
+      const problem = toProblem(new AuthenticationRequiredError('A bearer token is required'), '/');
+      expect(problem.status).toBe(401);
+      expect(problem.headers['www-authenticate']).toMatch(/^Bearer /);
+      expect(problem.headers['www-authenticate']).not.toContain('error=');
+    });
+
+    it('TooManyLoginAttemptsError → 429 rate-limited with Retry-After', () => {
+      const problem = toProblem(new TooManyLoginAttemptsError(42), '/accounts/auth/token');
+      expect(problem.status).toBe(429);
+      expect(problem.body.type).toBe('/problems/rate-limited');
+      expect(problem.headers).toEqual({ 'retry-after': '42' });
+    });
+
+    it('DatabaseUnavailableError → 503 database-unavailable with Retry-After', () => {
+      const problem = toProblem(new DatabaseUnavailableError(), INSTANCE);
+      expect(problem.status).toBe(503);
+      expect(problem.body.type).toBe('/problems/database-unavailable');
+      expect(Number(problem.headers['retry-after'])).toBeGreaterThan(0);
+    });
+
+    it('SignUpDisabledError → 404 (the operation does not exist)', () => {
+      const problem = toProblem(new SignUpDisabledError(), '/accounts');
+      expect(problem.status).toBe(404);
+      expect(problem.body.type).toBe('/problems/not-found');
+    });
+
+    it('an unmapped DomainError → 500 unexpected', () => {
+      class NewError extends DomainError {
+        constructor() {
+          super('internal detail');
+        }
+      }
+      const error = new NewError();
+      const problem = toProblem(error, INSTANCE);
+      expect(problem.status).toBe(500);
+      expect(problem.unexpected).toBe(error);
+      expect(JSON.stringify(problem.body)).not.toContain('internal detail');
+    });
+  });
+
+  describe('database unreachable', () => {
+    it('a driver error meaning "unreachable" → 503 with Retry-After, not a 500', () => {
+      const error = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+        code: 'ECONNREFUSED',
+      });
+      const problem = toProblem(error, INSTANCE);
+      expect(problem.status).toBe(503);
+      expect(problem.body.type).toBe('/problems/database-unavailable');
+      expect(Number(problem.headers['retry-after'])).toBeGreaterThan(0);
+      expect(problem.unexpected).toBeUndefined();
+      expect(JSON.stringify(problem.body)).not.toContain('127.0.0.1');
+    });
+  });
+
+  describe('Fastify errors wrapped by Nest', () => {
+    it('FST_ERR_CTP_BODY_TOO_LARGE → 413 payload-too-large', () => {
+      const problem = toProblem(wrapped(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE()), INSTANCE);
+      expect(problem.status).toBe(413);
+      expect(problem.body).toMatchObject({ type: '/problems/payload-too-large', status: 413 });
+    });
+
+    it('FST_ERR_CTP_INVALID_MEDIA_TYPE → 415 unsupported-media-type', () => {
+      const cause = new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE('text/plain');
+      const problem = toProblem(wrapped(cause), INSTANCE);
+      expect(problem.status).toBe(415);
+      expect(problem.body).toMatchObject({ type: '/problems/unsupported-media-type', status: 415 });
+    });
+
+    it('a JSON syntax error (400) → malformed-json', () => {
+      const problem = toProblem(wrapped(new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY()), INSTANCE);
+      expect(problem.status).toBe(400);
+      expect(problem.body).toMatchObject({ type: '/problems/malformed-json', status: 400 });
+    });
+
+    it('a plain SyntaxError with statusCode 400 from a body parser → malformed-json', () => {
+      const cause = Object.assign(new SyntaxError('Unexpected token } in JSON at position 9'), {
+        name: 'FastifyError',
+        statusCode: 400,
+      });
+      const problem = toProblem(wrapped(cause), INSTANCE);
+      expect(problem.status).toBe(400);
+      expect(problem.body.type).toBe('/problems/malformed-json');
+      expect(JSON.stringify(problem.body)).not.toContain('position 9');
+    });
+
+    it.each([
+      ['FST_ERR_CTP_BODY_TOO_LARGE', 413, '/problems/payload-too-large'],
+      ['FST_ERR_CTP_INVALID_MEDIA_TYPE', 415, '/problems/unsupported-media-type'],
+    ])('a minimal FastifyError %s → %i', (code, status, type) => {
+      const cause = Object.assign(new Error('from fastify'), {
+        name: 'FastifyError',
+        code,
+        statusCode: status,
+      });
+      const problem = toProblem(new HttpException(cause.message, status, { cause }), INSTANCE);
+      expect(problem.status).toBe(status);
+      expect(problem.body.type).toBe(type);
+    });
+  });
+
+  describe('other HttpExceptions', () => {
+    it('NotFoundException (unknown route) → 404 not-found', () => {
+      const problem = toProblem(new NotFoundException('Cannot GET /nowhere'), '/nowhere');
+      expect(problem.status).toBe(404);
+      expect(problem.body.type).toBe('/problems/not-found');
+    });
+  });
+
+  describe('unknown errors', () => {
+    it('an Error nobody anticipated → 500, flagged unexpected, with no detail in the body', () => {
+      const error = new Error('column "secret" of /srv/app/dist/main.js does not exist');
+      const problem = toProblem(error, INSTANCE);
+      expect(problem.status).toBe(500);
+      expect(problem.unexpected).toBe(error);
+      expect(problem.body).toEqual({
+        type: '/problems/internal',
+        title: 'Internal server error',
+        status: 500,
+        detail: undefined,
+        instance: INSTANCE,
+      });
+      const json = JSON.stringify(problem.body);
+      for (const leak of ['secret', '/srv', 'main.js', 'at ']) expect(json).not.toContain(leak);
+    });
+
+    it('a thrown non-Error value → 500 unexpected', () => {
+      const problem = toProblem('something odd', INSTANCE);
+      expect(problem.status).toBe(500);
+      expect(problem.unexpected).toBe('something odd');
+      expect(problem.body.detail).toBeUndefined();
+    });
+  });
+});

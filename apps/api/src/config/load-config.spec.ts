@@ -1,0 +1,124 @@
+import { ConfigError, loadConfig } from './load-config';
+
+function problemsOf(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('uses the documented defaults when nothing is set', () => {
+    expect(loadConfig({})).toEqual({
+      host: '127.0.0.1',
+      port: 3000,
+      logLevel: 'info',
+      database: {
+        url: undefined,
+        embedded: { dataDir: '.data/postgres', port: 54329 },
+        poolSize: 10,
+        timeoutMs: 5000,
+        migrateOnStart: true,
+      },
+      auth: { tokenTtlSeconds: 3600, signUpEnabled: true },
+      corsOrigins: true,
+    });
+  });
+
+  it('treats empty and blank values as unset', () => {
+    const config = loadConfig({ PORT: '', LOG_LEVEL: '   ', SIGNUP_ENABLED: '' });
+    expect(config.port).toBe(3000);
+    expect(config.logLevel).toBe('info');
+    expect(config.auth.signUpEnabled).toBe(true);
+  });
+
+  it('reads valid values', () => {
+    const config = loadConfig({
+      HOST: '0.0.0.0',
+      PORT: ' 8080 ',
+      LOG_LEVEL: 'debug',
+      DATABASE_URL: 'postgresql://app:pw@db.internal:5432/layout',
+      DATABASE_POOL_SIZE: '20',
+      MIGRATE_ON_START: 'no',
+      TOKEN_TTL_SECONDS: '600',
+      SIGNUP_ENABLED: 'OFF',
+      CORS_ORIGINS: 'https://editor.example.com, http://localhost:5173',
+    });
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: 8080,
+      logLevel: 'debug',
+      database: {
+        url: 'postgresql://app:pw@db.internal:5432/layout',
+        poolSize: 20,
+        migrateOnStart: false,
+      },
+      auth: { tokenTtlSeconds: 600, signUpEnabled: false },
+      corsOrigins: ['https://editor.example.com', 'http://localhost:5173'],
+    });
+  });
+
+  it.each([['true'], ['1'], ['yes'], ['on'], ['TRUE']])('reads %s as true', (value) => {
+    expect(loadConfig({ SIGNUP_ENABLED: value }).auth.signUpEnabled).toBe(true);
+  });
+
+  it('"*" opens CORS to any origin', () => {
+    expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toBe(true);
+  });
+
+  it('collects every bad value into one ConfigError', () => {
+    const error = problemsOf({
+      PORT: 'eighty',
+      MIGRATE_ON_START: 'maybe',
+      LOG_LEVEL: 'verbose',
+      CORS_ORIGINS: 'https://ok.example.com,not-an-origin',
+      DATABASE_URL: 'mysql://root:s3cr3t-pw@db.internal/app',
+    });
+    expect(error.problems).toHaveLength(5);
+    for (const name of ['PORT', 'MIGRATE_ON_START', 'LOG_LEVEL', 'CORS_ORIGINS', 'DATABASE_URL']) {
+      expect(error.problems.filter((problem) => problem.startsWith(`${name} `))).toHaveLength(1);
+      expect(error.message).toContain(name);
+    }
+    expect(error.message).toContain('not-an-origin');
+    expect(error.message).not.toContain('s3cr3t-pw');
+    expect(error.message).not.toContain('mysql://');
+  });
+
+  it.each([
+    ['a URL of another scheme', 'mysql://user:hunter2@host/db'],
+    ['not a URL at all', 'user:hunter2@host/db'],
+    ['a postgres URL without host', 'postgresql://user:hunter2@/db'],
+    ['a postgres URL with a bad port', 'postgres://user:hunter2@host:99999/db'],
+  ])('refuses DATABASE_URL as %s without echoing its password', (_what, url) => {
+    const error = problemsOf({ DATABASE_URL: url });
+    expect(error.problems).toEqual([expect.stringMatching(/^DATABASE_URL /)]);
+    expect(error.message).not.toContain('hunter2');
+  });
+
+  it.each([['-1'], ['65536'], ['3.5'], ['0x50'], ['80a']])('refuses PORT=%s', (port) => {
+    expect(problemsOf({ PORT: port }).problems).toEqual([expect.stringMatching(/^PORT /)]);
+  });
+
+  it.each([
+    ['TOKEN_TTL_SECONDS', '59'],
+    ['DATABASE_POOL_SIZE', '0'],
+    ['DATABASE_TIMEOUT_MS', '99'],
+    ['EMBEDDED_PG_PORT', '0'],
+  ])('refuses %s=%s (out of range)', (name, value) => {
+    expect(problemsOf({ [name]: value }).problems).toEqual([
+      expect.stringMatching(new RegExp(`^${name} `)),
+    ]);
+  });
+
+  it.each([['https://editor.example.com/'], ['editor.example.com'], ['https://a.example/path']])(
+    'refuses the CORS origin %s',
+    (origin) => {
+      expect(problemsOf({ CORS_ORIGINS: origin }).problems).toEqual([
+        expect.stringMatching(/^CORS_ORIGINS /),
+      ]);
+    },
+  );
+});
