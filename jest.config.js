@@ -20,6 +20,8 @@ const shared = {
 };
 
 module.exports = {
+  // e2e tests talk to a real server and database on a loaded 2-core machine.
+  testTimeout: 30000,
   projects: [
     {
       ...shared,
@@ -34,7 +36,6 @@ module.exports = {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/setup/global-setup.ts',
       globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
-      testTimeout: 30000,
     },
   ],
 };

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../apps/api/src/bootstrap/create-app';
 import { loadConfig } from '../../apps/api/src/config/load-config';
+import { documentedResponseCheck } from './openapi-validator';
 
 /**
  * The real application on the run's test database, listening on a free loopback port: tests
@@ -13,7 +14,16 @@ export async function startTestApp(
 ): Promise<NestFastifyApplication> {
   const url = process.env.LAYOUT_TEST_DATABASE_URL;
   if (!url) throw new Error('LAYOUT_TEST_DATABASE_URL is not set: run through the e2e project');
-  const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({
+    DATABASE_URL: url,
+    LOG_LEVEL: 'silent',
+    // Rate limiting stays on (its headers and code paths run in every test) with budgets no
+    // suite reaches: every test shares 127.0.0.1, and some send hundreds of requests at once.
+    // test/hardening sets small ones.
+    RATE_LIMIT_ACCOUNT_MAX: '1000000',
+    RATE_LIMIT_ANONYMOUS_MAX: '1000000',
+    ...env,
+  });
   const app = await createApp(config, false);
   await app.listen({ port: 0, host: '127.0.0.1' });
   return app;
@@ -49,6 +59,8 @@ export class Api {
     url: string,
     options: RequestOptions = {},
   ): Promise<Response<T>> {
+    // Every response must be one the served OpenAPI document describes.
+    const assertDocumented = documentedResponseCheck(this.baseUrl);
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let payload: string | Buffer | undefined = options.raw;
@@ -64,7 +76,9 @@ export class Api {
     } catch {
       body = undefined;
     }
-    return { status: response.status, headers: Object.fromEntries(response.headers), body, text };
+    const received = { status: response.status, headers: Object.fromEntries(response.headers) };
+    await assertDocumented({ method, url, ...received, text });
+    return { ...received, body, text };
   }
 
   get = <T = any>(url: string, options?: RequestOptions) => this.request<T>('GET', url, options);

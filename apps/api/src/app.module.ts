@@ -1,7 +1,10 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
+import { CountersModule } from './common/counters/counters.module';
 import { BearerAuthGuard } from './common/guards/bearer-auth.guard';
+import { RedisModule } from './common/redis/redis.module';
+import { RateLimitGuard } from './common/throttling/rate-limit.guard';
 import { type AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -11,16 +14,22 @@ import { LayoutModule } from './layout/layout.module';
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
+    // Global guards run in this order: the rate limit counts per account, so it comes after
+    // authentication.
+    const guards: Provider[] = [{ provide: APP_GUARD, useClass: BearerAuthGuard }];
+    if (config.rateLimit.enabled) guards.push({ provide: APP_GUARD, useClass: RateLimitGuard });
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule,
+        RedisModule,
+        CountersModule,
         AccountsModule,
         LayoutModule,
         HealthModule,
       ],
-      providers: [{ provide: APP_GUARD, useClass: BearerAuthGuard }],
+      providers: guards,
     };
   }
 }

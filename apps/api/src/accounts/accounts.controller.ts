@@ -1,12 +1,21 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
-  type AccountResponse,
-  type MeResponse,
+  AccountResponse,
+  MeResponse,
   SignUpDto,
   TokenRequestDto,
-  type TokenResponse,
+  TokenResponse,
 } from '@layout/contracts';
+import {
+  ApiCreatedJsonResponse,
+  ApiOkJsonResponse,
+  ApiProblems,
+  ApiProtected,
+  BODY_PROBLEMS,
+  COMMON_PROBLEMS,
+} from '../bootstrap/openapi/decorators';
+import { ACCOUNT_EXAMPLE, ME_EXAMPLE, TOKEN_EXAMPLE } from '../bootstrap/openapi/examples';
 import { CurrentAccount } from '../common/decorators/current-account.decorator';
 import { Public } from '../common/decorators/public.decorator';
 import { presentAccount, presentMe, presentToken } from './accounts.presenter';
@@ -18,24 +27,59 @@ import { type AuthenticatedAccount } from './authenticated-account';
 export class AccountsController {
   constructor(private readonly accounts: AccountsService) {}
 
-  /** Create an account. Usernames are unique regardless of case. */
   @Public()
   @Post()
+  @ApiOperation({
+    summary: 'Sign up',
+    description:
+      'Creates an account; no token needed. Usernames are unique regardless of case. Then get ' +
+      'a token from `POST /accounts/auth/token`. Servers can switch sign-up off (404).',
+  })
+  @ApiCreatedJsonResponse(AccountResponse, ACCOUNT_EXAMPLE, 'The new account.', {
+    location: false,
+  })
+  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'usernameTaken', ...COMMON_PROBLEMS, {
+    notFound: {
+      when: 'Sign-up is switched off on this server: ask an operator for an account.',
+      detail: 'Sign-up is disabled on this server; ask an operator for an account',
+    },
+  })
   async signUp(@Body() body: SignUpDto): Promise<AccountResponse> {
     return presentAccount(await this.accounts.signUp(body.username, body.password));
   }
 
-  /** Exchange a username and password for a bearer token. */
   @Public()
   @Post('auth/token')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Get a token',
+    description:
+      'Exchanges a username and password for a bearer token (valid one hour by default); no ' +
+      'token needed. Send it as `Authorization: Bearer <token>` on every other operation. In ' +
+      'this explorer: press "Try it out", run this operation, copy `token` from the answer, ' +
+      'press **Authorize** (top of the page) and paste it; the explorer then sends it with ' +
+      'every request. Repeated failures for one username answer 429 for a while.',
+  })
+  @ApiOkJsonResponse(TokenResponse, TOKEN_EXAMPLE, 'The token.')
+  @ApiProblems(...BODY_PROBLEMS, 'invalidCredentials', ...COMMON_PROBLEMS, {
+    rateLimited: {
+      when:
+        'Too many failed sign-ins for this username (or too many requests from this address): ' +
+        'wait for `Retry-After` seconds before trying again.',
+      detail: 'Too many failed sign-ins for this username; try again later',
+    },
+  })
   async issueToken(@Body() body: TokenRequestDto): Promise<TokenResponse> {
     return presentToken(await this.accounts.issueToken(body.username, body.password));
   }
 
-  /** The account the bearer token belongs to. */
-  @ApiBearerAuth()
   @Get('auth/me')
+  @ApiOperation({
+    summary: 'Who am I',
+    description: 'The account the bearer token belongs to.',
+  })
+  @ApiOkJsonResponse(MeResponse, ME_EXAMPLE, 'The calling account.')
+  @ApiProtected()
   me(@CurrentAccount() account: AuthenticatedAccount): MeResponse {
     return presentMe(account);
   }

@@ -1,20 +1,24 @@
 import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
+import { CountersModule } from '../common/counters/counters.module';
 import { AccountsController } from './accounts.controller';
 import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
 import { BearerStrategy } from './bearer.strategy';
 import { LoginAttemptLimiter } from './login-attempt-limiter';
+import { LoginAttemptsRefresh } from './login-attempts-refresh.interceptor';
 import { PasswordHasher } from './password-hasher';
 
 @Module({
-  imports: [PassportModule.register({ session: false })],
+  imports: [PassportModule.register({ session: false }), CountersModule],
   controllers: [AccountsController],
   providers: [
     AccountsService,
     AccountsRepository,
     PasswordHasher,
     LoginAttemptLimiter,
+    { provide: APP_INTERCEPTOR, useClass: LoginAttemptsRefresh },
     BearerStrategy,
   ],
   exports: [AccountsService],

@@ -1,3 +1,4 @@
+import { loadConfig } from '../config/load-config';
 import { createHash } from 'node:crypto';
 import { jest } from '@jest/globals';
 import {
@@ -16,20 +17,8 @@ const PASSWORD = 'correct horse battery staple';
 const NOW = Date.parse('2025-03-01T12:00:00Z');
 
 function configWith(auth: Partial<AppConfig['auth']> = {}): AppConfig {
-  return {
-    host: '127.0.0.1',
-    port: 3000,
-    logLevel: 'info',
-    database: {
-      url: undefined,
-      embedded: { dataDir: '.data/postgres', port: 54329 },
-      poolSize: 10,
-      timeoutMs: 5000,
-      migrateOnStart: true,
-    },
-    auth: { tokenTtlSeconds: 3600, signUpEnabled: true, ...auth },
-    corsOrigins: true,
-  };
+  const defaults = loadConfig({});
+  return { ...defaults, auth: { ...defaults.auth, ...auth } };
 }
 
 function repositoryMock() {
@@ -168,10 +157,9 @@ describe('AccountsService', () => {
       expect(() => limiter.assertAllowed('alice')).not.toThrow();
     });
 
-    // BUG: the limiter is checked before the (slow) password verification and the failure is
-    // recorded only after it, so concurrent guesses all pass the check: a burst of N parallel
-    // requests gets N password guesses, however far past the limit of 10 that is.
-    it.failing('limits concurrent guesses for one username too', async () => {
+    // Each attempt is counted before the (slow) password check, so a burst of parallel guesses
+    // cannot all pass the limit while their hashes are computed.
+    it('limits concurrent guesses for one username too', async () => {
       repository.findCredentials.mockResolvedValue(credentials);
       const slowHasher = {
         verify: () => new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5)),

@@ -40,14 +40,14 @@ export class AccountsService {
   async issueToken(username: string, password: string): Promise<IssuedToken> {
     const key = usernameKey(username);
     this.limiter.assertAllowed(key);
+    // Counted as a failure before the slow check, so that parallel guesses cannot all pass the
+    // limit while their hashes are computed; a success clears the count.
+    this.limiter.recordFailure(key);
     const account = await this.accounts.findCredentials(key);
     const valid = account
       ? await this.hasher.verify(password, account.passwordHash)
       : await this.hasher.verifyAgainstNothing(password);
-    if (!account || !valid) {
-      this.limiter.recordFailure(key);
-      throw new InvalidCredentialsError();
-    }
+    if (!account || !valid) throw new InvalidCredentialsError();
     this.limiter.recordSuccess(key);
 
     const token = newAccessToken();

@@ -1,63 +1,76 @@
-import { Logger, type LoggerService, type LogLevel as NestLogLevel } from '@nestjs/common';
+import { type IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { type DestinationStream } from 'pino';
 import { AppModule } from '../app.module';
 import { ContractValidationPipe } from '../common/pipes/contract-validation.pipe';
 import { ProblemDetailsFilter } from '../common/filters/problem-details.filter';
-import { type AppConfig, type LogLevel } from '../config/app-config';
+import { logEveryRequest } from '../common/logging/access-log';
+import { PinoNestLogger } from '../common/logging/nest-logger';
+import { trackRequests } from '../common/logging/request-context';
+import { REQUEST_ID_HEADER, requestIdFrom } from '../common/logging/request-id';
+import { createRootLogger } from '../common/logging/root-logger';
+import { RATE_LIMIT_HEADER_NAMES } from '../common/throttling/rate-limit-headers';
+import { type AppConfig } from '../config/app-config';
 import { configureJsonBodies, BODY_LIMIT_BYTES } from './json-bodies';
 import { setUpOpenApi } from './openapi';
+import { configureSecurityHeaders } from './security-headers';
+import { answerUnroutableUrl } from './unroutable-urls';
+
+export interface CreateAppOptions {
+  /** Where the JSON log lines go: standard output when left out. */
+  readonly logDestination?: DestinationStream;
+}
 
 /**
  * Builds the application exactly as it serves traffic; main.ts and the e2e tests both use it,
- * so the tests exercise the real HTTP stack.
+ * so the tests exercise the real HTTP stack. `false` for options writes no log line at all.
  */
 export async function createApp(
   config: AppConfig,
-  logger: LoggerService | false = nestLogger(config.logLevel),
+  options: CreateAppOptions | false = {},
 ): Promise<NestFastifyApplication> {
+  const logger = createRootLogger(
+    options === false ? 'silent' : config.logLevel,
+    options === false ? undefined : options.logDestination,
+  );
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     // Ids in the path are matched case-sensitively; a trailing slash is tolerated.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    genReqId: (request: IncomingMessage) => requestIdFrom(request.headers[REQUEST_ID_HEADER]),
+    frameworkErrors: answerUnroutableUrl,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
-    logger,
+    // Nest's own lines and every `new Logger(context)` go out as the same JSON lines.
+    logger: new PinoNestLogger(logger),
     abortOnError: false,
     // Body parsing is ours (json-bodies.ts): JSON only, so other types answer 415.
     bodyParser: false,
   });
 
   const fastify = app.getHttpAdapter().getInstance();
+  trackRequests(fastify);
+  logEveryRequest(fastify, logger);
   configureJsonBodies(fastify);
+  await configureSecurityHeaders(app);
 
   app.useGlobalPipes(new ContractValidationPipe());
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.enableCors({
     origin: config.corsOrigins === true ? true : [...config.corsOrigins],
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Authorization', 'Content-Type'],
-    exposedHeaders: ['Location', 'Retry-After', 'WWW-Authenticate'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+    exposedHeaders: [
+      'Location',
+      'Retry-After',
+      'WWW-Authenticate',
+      'X-Request-Id',
+      ...RATE_LIMIT_HEADER_NAMES,
+    ],
     maxAge: 600,
   });
   setUpOpenApi(app);
   await app.init();
   return app;
-}
-
-function nestLogger(level: LogLevel): LoggerService | false {
-  const order: NestLogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
-  const nestLevel: Record<LogLevel, number> = {
-    silent: -1,
-    fatal: 0,
-    error: 1,
-    warn: 2,
-    info: 3,
-    debug: 4,
-    trace: 5,
-  };
-  if (level === 'silent') return false;
-  const logger = new Logger();
-  Logger.overrideLogger(order.slice(0, nestLevel[level] + 1));
-  return logger;
 }

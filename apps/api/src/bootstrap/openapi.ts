@@ -1,26 +1,33 @@
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { buildOpenApiDocument, DOCS_PATH, DOCUMENT_PATH } from './openapi/document';
 
-/** The explorer at /docs and the document at /docs/openapi.json, both without a token. */
+export { buildOpenApiDocument } from './openapi/document';
+
+/**
+ * The explorer at /docs and the document at /docs/openapi.json, both without a token. The
+ * document is built once the application is complete, before it accepts connections (Fastify's
+ * onReady, awaited by listen): a failure stops the start instead of surfacing on the first visit.
+ */
 export function setUpOpenApi(app: NestFastifyApplication): void {
-  const config = new DocumentBuilder()
-    .setTitle('Proposal page layout service')
-    .setDescription(
-      'Stores the layout of proposal pages: project > block > row > column > content. ' +
-        'Get a token from POST /accounts/auth/token, then send it as `Authorization: Bearer <token>`. ' +
-        'Errors are RFC 9457 application/problem+json.',
-    )
-    .setVersion('1')
-    .addBearerAuth({
-      type: 'http',
-      scheme: 'bearer',
-      description: 'A token from POST /accounts/auth/token',
-    })
-    .build();
-  const document = SwaggerModule.createDocument(app, config);
-  SwaggerModule.setup('docs', app, document, {
-    jsonDocumentUrl: 'docs/openapi.json',
-    yamlDocumentUrl: 'docs/openapi.yaml',
-    swaggerOptions: { persistAuthorization: true },
-  });
+  let document: OpenAPIObject | undefined;
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onReady', async () => {
+      document ??= await buildOpenApiDocument(app);
+    });
+  SwaggerModule.setup(
+    DOCS_PATH,
+    app,
+    () => {
+      if (document === undefined) throw new Error('The OpenAPI document is not built yet');
+      return document;
+    },
+    {
+      jsonDocumentUrl: DOCUMENT_PATH,
+      yamlDocumentUrl: 'docs/openapi.yaml',
+      swaggerOptions: { persistAuthorization: true },
+    },
+  );
 }

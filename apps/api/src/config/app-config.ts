@@ -7,6 +7,8 @@ export interface AppConfig {
   readonly auth: AuthConfig;
   /** `true` reflects any origin; otherwise the exact origins allowed. */
   readonly corsOrigins: true | readonly string[];
+  readonly rateLimit: RateLimitConfig;
+  readonly redis: RedisConfig;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -33,6 +35,27 @@ export interface DatabaseConfig {
 export interface AuthConfig {
   readonly tokenTtlSeconds: number;
   readonly signUpEnabled: boolean;
+}
+
+/** Fixed-window request budgets (see common/throttling). */
+export interface RateLimitConfig {
+  /** `false` lets every request through and sends no RateLimit-* headers (benchmarks). */
+  readonly enabled: boolean;
+  readonly windowSeconds: number;
+  /** Requests per window per account, for calls with a bearer token. */
+  readonly accountMax: number;
+  /** Requests per window per client address, for sign-up and token. */
+  readonly anonymousMax: number;
+}
+
+export interface RedisConfig {
+  /**
+   * Where the rate-limit and failed-sign-in counters live, shared by every instance;
+   * `undefined` keeps them in this process's memory.
+   */
+  readonly url: string | undefined;
+  /** Put before every key, so that several deployments (or test runs) can share one Redis. */
+  readonly keyPrefix: string;
 }
 
 /** Injection token of the AppConfig. */

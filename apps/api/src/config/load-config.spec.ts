@@ -25,6 +25,8 @@ describe('loadConfig', () => {
       },
       auth: { tokenTtlSeconds: 3600, signUpEnabled: true },
       corsOrigins: true,
+      rateLimit: { enabled: true, windowSeconds: 60, accountMax: 1200, anonymousMax: 30 },
+      redis: { url: undefined, keyPrefix: 'layout:' },
     });
   });
 
@@ -108,6 +110,59 @@ describe('loadConfig', () => {
     ['DATABASE_TIMEOUT_MS', '99'],
     ['EMBEDDED_PG_PORT', '0'],
   ])('refuses %s=%s (out of range)', (name, value) => {
+    expect(problemsOf({ [name]: value }).problems).toEqual([
+      expect.stringMatching(new RegExp(`^${name} `)),
+    ]);
+  });
+
+  it('reads the rate limits and Redis', () => {
+    const config = loadConfig({
+      RATE_LIMIT_ENABLED: 'false',
+      RATE_LIMIT_WINDOW_SECONDS: '10',
+      RATE_LIMIT_ACCOUNT_MAX: '5',
+      RATE_LIMIT_ANONYMOUS_MAX: '2',
+      REDIS_URL: 'redis://:s3cret@cache.internal:6380/2',
+      REDIS_KEY_PREFIX: 'layout-staging:',
+    });
+    expect(config.rateLimit).toEqual({
+      enabled: false,
+      windowSeconds: 10,
+      accountMax: 5,
+      anonymousMax: 2,
+    });
+    expect(config.redis).toEqual({
+      url: 'redis://:s3cret@cache.internal:6380/2',
+      keyPrefix: 'layout-staging:',
+    });
+  });
+
+  it('accepts rediss:// (TLS) and a URL without a database', () => {
+    expect(loadConfig({ REDIS_URL: 'rediss://cache.internal' }).redis.url).toBe(
+      'rediss://cache.internal',
+    );
+  });
+
+  it.each([
+    ['another scheme', 'http://user:hunter2@cache.internal:6379'],
+    ['not a URL at all', 'user:hunter2@cache.internal'],
+    ['no host', 'redis://:hunter2@/0'],
+    ['a database that is not a number', 'redis://:hunter2@cache.internal:6379/cache'],
+  ])('refuses REDIS_URL as %s without echoing its password', (_what, url) => {
+    const error = problemsOf({ REDIS_URL: url });
+    expect(error.problems).toEqual([expect.stringMatching(/^REDIS_URL /)]);
+    expect(error.message).not.toContain('hunter2');
+  });
+
+  it.each([
+    ['RATE_LIMIT_WINDOW_SECONDS', '0'],
+    ['RATE_LIMIT_WINDOW_SECONDS', '86401'],
+    ['RATE_LIMIT_ACCOUNT_MAX', '0'],
+    ['RATE_LIMIT_ACCOUNT_MAX', 'lots'],
+    ['RATE_LIMIT_ANONYMOUS_MAX', '-3'],
+    ['RATE_LIMIT_ENABLED', 'sometimes'],
+    ['REDIS_KEY_PREFIX', 'has spaces:'],
+    ['REDIS_KEY_PREFIX', 'x'.repeat(65)],
+  ])('refuses %s=%s', (name, value) => {
     expect(problemsOf({ [name]: value }).problems).toEqual([
       expect.stringMatching(new RegExp(`^${name} `)),
     ]);

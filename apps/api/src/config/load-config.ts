@@ -36,6 +36,21 @@ export function loadConfig(env: Env = process.env): AppConfig {
       signUpEnabled: read.boolean('SIGNUP_ENABLED', true),
     },
     corsOrigins: read.origins('CORS_ORIGINS'),
+    rateLimit: {
+      enabled: read.boolean('RATE_LIMIT_ENABLED', true),
+      windowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+      accountMax: read.integer('RATE_LIMIT_ACCOUNT_MAX', 1200, 1, 1_000_000_000),
+      anonymousMax: read.integer('RATE_LIMIT_ANONYMOUS_MAX', 30, 1, 1_000_000_000),
+    },
+    redis: {
+      url: read.redisUrl('REDIS_URL'),
+      keyPrefix: read.matching(
+        'REDIS_KEY_PREFIX',
+        'layout:',
+        /^[A-Za-z0-9._:-]{1,64}$/,
+        '1 to 64 characters of A-Z a-z 0-9 . _ : -',
+      ),
+    },
   };
 
   if (problems.length > 0) throw new ConfigError(problems);
@@ -97,6 +112,39 @@ class EnvReader {
     if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || !url.hostname) {
       // The value may hold a password: never echo it.
       this.problems.push(`${name} must be a postgresql://user@host:port/database URL`);
+      return undefined;
+    }
+    return value;
+  }
+
+  matching(name: string, fallback: string, pattern: RegExp, description: string): string {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (pattern.test(value)) return value;
+    this.problems.push(`${name} must be ${description} (got "${value}")`);
+    return fallback;
+  }
+
+  redisUrl(name: string): string | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+    const database = url?.pathname.replace(/^\//, '') ?? '';
+    if (
+      !url ||
+      !['redis:', 'rediss:'].includes(url.protocol) ||
+      !url.hostname ||
+      !/^\d{0,2}$/.test(database)
+    ) {
+      // The value may hold a password: never echo it.
+      this.problems.push(
+        `${name} must be a redis://[user:password@]host:port[/db] URL (or rediss://)`,
+      );
       return undefined;
     }
     return value;

@@ -1,7 +1,15 @@
 import { Controller, Get, HttpCode } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags, type SchemaObject } from '@nestjs/swagger';
+import { ApiOkJsonResponse, ApiProblems } from '../bootstrap/openapi/decorators';
 import { Public } from '../common/decorators/public.decorator';
 import { HealthService } from './health.service';
+
+const HEALTH_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: { status: { type: 'string', enum: ['ok'] } },
+  required: ['status'],
+  additionalProperties: false,
+};
 
 @ApiTags('health')
 @Public()
@@ -9,15 +17,27 @@ import { HealthService } from './health.service';
 export class HealthController {
   constructor(private readonly health: HealthService) {}
 
-  /** The process is up. Never touches the database. */
   @Get('live')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Liveness',
+    description:
+      'The process is up. Never touches the database; no token needed; never rate limited.',
+  })
+  @ApiOkJsonResponse(HEALTH_SCHEMA, { status: 'ok' }, 'The process is up.')
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
-  /** The service can serve requests: its database answers. 503 otherwise. */
   @Get('ready')
+  @ApiOperation({
+    summary: 'Readiness',
+    description:
+      'The service can serve requests: its database answers (503 otherwise). No token needed; ' +
+      'never rate limited.',
+  })
+  @ApiOkJsonResponse(HEALTH_SCHEMA, { status: 'ok' }, 'The database answers.')
+  @ApiProblems('databaseUnavailable')
   async ready(): Promise<{ status: 'ok' }> {
     await this.health.assertDatabaseReachable();
     return { status: 'ok' };

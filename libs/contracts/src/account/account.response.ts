@@ -1,3 +1,5 @@
+import { DATE_TIME_SCHEMA, HintSchema } from '../validation/schema-hints';
+
 /** An account, as returned when it is created. */
 export class AccountResponse {
   /**
@@ -16,5 +18,6 @@ export class AccountResponse {
    * When the account was created (ISO 8601 date-time, UTC).
    * @example "2026-11-22T10:15:30.000Z"
    */
+  @HintSchema(DATE_TIME_SCHEMA)
   createdAt!: string;
 }

@@ -1,3 +1,5 @@
+import { HintSchema } from '../validation/schema-hints';
+
 /** A bearer token for the `Authorization` header. */
 export class TokenResponse {
   /**
@@ -16,5 +18,6 @@ export class TokenResponse {
    * Seconds until the token expires.
    * @example 3600
    */
+  @HintSchema({ type: 'integer', minimum: 1 })
   expiresIn!: number;
 }

@@ -1,5 +1,6 @@
 import { RowResponse } from '../row/row.response';
 import { BlockStyleResponse } from './block-style.response';
+import { DATE_TIME_SCHEMA, HintSchema } from '../validation/schema-hints';
 
 /** A block of a project, with its rows. */
 export class BlockResponse {
@@ -25,11 +26,13 @@ export class BlockResponse {
    * When the block was created (ISO 8601 date-time, UTC).
    * @example "2026-11-22T10:15:30.000Z"
    */
+  @HintSchema(DATE_TIME_SCHEMA)
   createdAt!: string;
 
   /**
    * When the block itself was last changed (ISO 8601 date-time, UTC).
    * @example "2026-11-22T10:20:00.000Z"
    */
+  @HintSchema(DATE_TIME_SCHEMA)
   updatedAt!: string;
 }

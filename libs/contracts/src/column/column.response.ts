@@ -1,4 +1,6 @@
 import { ContentResponse } from '../content/content.response';
+import { HintSchema } from '../validation/schema-hints';
+import { RENDERED_COLUMN_SIZES } from '../validation/to-column-size';
 
 /** A column of a row, with its contents. */
 export class ColumnResponse {
@@ -12,6 +14,7 @@ export class ColumnResponse {
    * Width on the 12-unit grid, rendered as a string.
    * @example "6"
    */
+  @HintSchema({ type: 'string', enum: RENDERED_COLUMN_SIZES })
   size!: string;
 
   /** The column's contents, in order. */

@@ -1,14 +1,16 @@
 import { IsOneOf } from '../validation/is-one-of';
 import { MayBeOmitted } from '../validation/may-be-omitted';
 import { NestedObject } from '../validation/nested-object';
+import { HintClassSchema } from '../validation/schema-hints';
 import { ToInstanceOf } from '../validation/to-instance';
 import { ContentStyleDto } from './content-style.dto';
 import { CONTENT_TYPES } from './content-type';
 import type { ContentType } from './content-type';
-import { ToContentData } from './data/content-data';
+import { CONTENT_DATA_BY_TYPE_SCHEMA, ToContentData } from './data/content-data';
 import type { ContentDataDto } from './data/content-data';
 
 /** The members every content body has: its type, style and type-dependent data. */
+@HintClassSchema(CONTENT_DATA_BY_TYPE_SCHEMA)
 export abstract class ContentBodyDto {
   /**
    * One of `empty`, `text`, `image`, `video`, `quote`. Required on update too.
@@ -17,7 +19,10 @@ export abstract class ContentBodyDto {
   @IsOneOf(CONTENT_TYPES)
   type!: ContentType;
 
-  /** Style of the content; members left out keep their stored value or default. */
+  /**
+   * Style of the content. A given style replaces the stored one whole, its members left out
+   * taking their defaults; left out, the stored style stays (the defaults on create).
+   */
   @MayBeOmitted()
   @ToInstanceOf(() => ContentStyleDto)
   @NestedObject()

@@ -1,3 +1,4 @@
+import { HintSchema } from '../validation/schema-hints';
 import type { BackgroundRepeat } from './content-style';
 
 /** The complete style of a content, defaults filled in. */
@@ -30,5 +31,6 @@ export class ContentStyleResponse {
    * From 0 (transparent) to 1 (opaque).
    * @example 1
    */
+  @HintSchema({ type: 'number', minimum: 0, maximum: 1 })
   opacity!: number;
 }

@@ -1,4 +1,6 @@
+import { HintSchema } from '../validation/schema-hints';
 import { FieldErrorResponse } from './field-error.response';
+import { PROBLEM_TYPES } from './problem-types';
 
 /** An error body (RFC 9457 `application/problem+json`). */
 export class ProblemDetailsResponse {
@@ -6,6 +8,7 @@ export class ProblemDetailsResponse {
    * The kind of problem, one per distinct cause (see the `/problems/...` list).
    * @example "/problems/validation"
    */
+  @HintSchema({ type: 'string', enum: Object.values(PROBLEM_TYPES) })
   type!: string;
 
   /**
@@ -18,6 +21,7 @@ export class ProblemDetailsResponse {
    * The HTTP status code.
    * @example 400
    */
+  @HintSchema({ type: 'integer', minimum: 400, maximum: 599 })
   status!: number;
 
   /**
@@ -39,5 +43,6 @@ export class ProblemDetailsResponse {
    * How much of the row's width of 12 is left for this column (row width problems only).
    * @example 4
    */
+  @HintSchema({ type: 'integer', minimum: 0 })
   availableSize?: number;
 }

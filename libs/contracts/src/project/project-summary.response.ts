@@ -1,3 +1,5 @@
+import { DATE_TIME_SCHEMA, HintSchema } from '../validation/schema-hints';
+
 /** A project as listed by `GET /projects`, without its blocks. */
 export class ProjectSummaryResponse {
   /**
@@ -16,11 +18,13 @@ export class ProjectSummaryResponse {
    * When the project was created (ISO 8601 date-time, UTC).
    * @example "2026-11-22T10:15:30.000Z"
    */
+  @HintSchema(DATE_TIME_SCHEMA)
   createdAt!: string;
 
   /**
    * When the project itself was last changed (ISO 8601 date-time, UTC).
    * @example "2026-11-22T10:20:00.000Z"
    */
+  @HintSchema(DATE_TIME_SCHEMA)
   updatedAt!: string;
 }

@@ -1,4 +1,5 @@
 import { cssTokens, isCssLength } from './css-length';
+import { CSS_VALUE_MAX_LENGTH } from '../limits';
 import { Rule } from './rule';
 
 const HORIZONTAL = new Set(['left', 'right']);
@@ -40,5 +41,6 @@ export function IsBackgroundPosition(): PropertyDecorator {
     'isBackgroundPosition',
     isBackgroundPosition,
     'must be one or two of left, right, top, bottom, center, or CSS lengths or percentages (e.g. "center top", "10px 50%")',
+    { type: 'string', minLength: 1, maxLength: CSS_VALUE_MAX_LENGTH },
   );
 }

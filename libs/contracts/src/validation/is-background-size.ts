@@ -1,4 +1,5 @@
 import { cssTokens, isCssLength } from './css-length';
+import { CSS_VALUE_MAX_LENGTH } from '../limits';
 import { Rule } from './rule';
 
 /** `auto`, `cover`, `contain`, or one or two of `auto` and non-negative lengths/percentages. */
@@ -18,5 +19,6 @@ export function IsBackgroundSize(): PropertyDecorator {
     'isBackgroundSize',
     isBackgroundSize,
     'must be auto, cover, contain, or one or two CSS lengths or percentages (e.g. "100px 50%")',
+    { type: 'string', minLength: 1, maxLength: CSS_VALUE_MAX_LENGTH },
   );
 }

@@ -1,5 +1,7 @@
 import { Rule } from './rule';
 
 export function IsBooleanValue(): PropertyDecorator {
-  return Rule('isBooleanValue', (value) => typeof value === 'boolean', 'must be true or false');
+  return Rule('isBooleanValue', (value) => typeof value === 'boolean', 'must be true or false', {
+    type: 'boolean',
+  });
 }

@@ -13,5 +13,9 @@ export function isColumnSize(value: unknown): value is number {
 }
 
 export function IsColumnSize(): PropertyDecorator {
-  return Rule('isColumnSize', isColumnSize, COLUMN_SIZE_DETAIL);
+  return Rule('isColumnSize', isColumnSize, COLUMN_SIZE_DETAIL, {
+    type: 'integer',
+    minimum: COLUMN_SIZE_MIN,
+    maximum: COLUMN_SIZE_MAX,
+  });
 }

@@ -67,5 +67,6 @@ export function IsCssColor(): PropertyDecorator {
     'isCssColor',
     isCssColor,
     'must be a CSS colour: #rgb, #rgba, #rrggbb, #rrggbbaa, rgb(), rgba() or a colour name',
+    { type: 'string', minLength: 1, maxLength: CSS_VALUE_MAX_LENGTH },
   );
 }

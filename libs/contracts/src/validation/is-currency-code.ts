@@ -10,5 +10,6 @@ export function IsCurrencyCode(): PropertyDecorator {
     (value) =>
       typeof value === 'string' && CAPITAL_CODE.test(value) && isISO4217CurrencyCode(value),
     'must be an ISO 4217 currency code in capitals, such as USD',
+    { type: 'string', pattern: CAPITAL_CODE.source },
   );
 }

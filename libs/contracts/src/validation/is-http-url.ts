@@ -1,5 +1,6 @@
 import { URL_MAX_LENGTH } from '../limits';
 import { Rule } from './rule';
+import type { SchemaHint } from './schema-hints';
 import { isSafeText } from './safe-text';
 
 // The WHATWG parser forgives a lot ("https:example.com", backslashes, embedded tabs and newlines,
@@ -40,8 +41,16 @@ export function isHttpUrl(value: unknown): value is string {
 
 export const HTTP_URL_DETAIL = `must be an absolute http or https URL of at most ${URL_MAX_LENGTH} characters`;
 
+/** An absolute http(s) URL; the rule is stricter than the pattern (see isHttpUrl). */
+export const HTTP_URL_SCHEMA: SchemaHint = {
+  type: 'string',
+  format: 'uri',
+  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/\\\\]',
+  maxLength: URL_MAX_LENGTH,
+};
+
 export function IsHttpUrl(): PropertyDecorator {
-  return Rule('isHttpUrl', isHttpUrl, HTTP_URL_DETAIL);
+  return Rule('isHttpUrl', isHttpUrl, HTTP_URL_DETAIL, HTTP_URL_SCHEMA);
 }
 
 /** A background image is either none (`""`) or an http(s) URL. */
@@ -50,5 +59,6 @@ export function IsBackgroundImage(): PropertyDecorator {
     'isBackgroundImage',
     (value) => value === '' || isHttpUrl(value),
     `must be "" or an absolute http or https URL of at most ${URL_MAX_LENGTH} characters`,
+    { oneOf: [{ type: 'string', enum: [''] }, HTTP_URL_SCHEMA] },
   );
 }

@@ -18,5 +18,11 @@ export function IsImageDimension(): PropertyDecorator {
     'isImageDimension',
     isImageDimension,
     'must be a number of pixels (0 or more), "auto", or a CSS length or percentage such as "600px" or "50%"',
+    {
+      oneOf: [
+        { type: 'number', minimum: 0 },
+        { type: 'string', minLength: 1, maxLength: CSS_VALUE_MAX_LENGTH },
+      ],
+    },
   );
 }

@@ -5,5 +5,6 @@ export function IsOneOf(values: readonly string[]): PropertyDecorator {
     'isOneOf',
     (value) => typeof value === 'string' && values.includes(value),
     `must be one of: ${values.join(', ')}`,
+    { type: 'string', enum: values },
   );
 }

@@ -8,5 +8,9 @@ export function isPosition(value: unknown): value is number {
 }
 
 export function IsPosition(): PropertyDecorator {
-  return Rule('isPosition', isPosition, 'must be an integer of at least 0');
+  return Rule('isPosition', isPosition, 'must be an integer of at least 0', {
+    type: 'integer',
+    minimum: 0,
+    maximum: POSITION_MAX,
+  });
 }

@@ -1,12 +1,44 @@
 import { ValidationArguments } from 'class-validator';
+import { QUOTE_ITEM_ID_MAX_LENGTH, QUOTE_ITEM_TEXT_MAX_LENGTH, QUOTE_ITEMS_MAX } from '../limits';
 import { recordMemberProblems } from './member-problems';
 import { isObjectValue } from './plain-object';
 import {
   describeQuoteItemProblem,
   findQuoteItemProblems,
+  QUOTE_AMOUNT_KEYS,
   quoteItemFieldError,
 } from './quote-item-problems';
 import { Rule } from './rule';
+import type { SchemaHint } from './schema-hints';
+
+/**
+ * A list of items with an `id` and one value per field id. JSON Schema cannot tie the keys to the
+ * sibling `fields` (nor limit their length in OpenAPI 3.0); the rule does.
+ */
+export const QUOTE_ITEMS_SCHEMA: SchemaHint = {
+  type: 'array',
+  maxItems: QUOTE_ITEMS_MAX,
+  items: {
+    type: 'object',
+    required: ['id'],
+    properties: {
+      id: { type: 'string', minLength: 1, maxLength: QUOTE_ITEM_ID_MAX_LENGTH },
+      ...Object.fromEntries(
+        [...QUOTE_AMOUNT_KEYS].map((key): [string, SchemaHint] => [
+          key,
+          { type: 'number', minimum: 0 },
+        ]),
+      ),
+    },
+    additionalProperties: {
+      oneOf: [
+        { type: 'string', maxLength: QUOTE_ITEM_TEXT_MAX_LENGTH },
+        { type: 'number' },
+        { type: 'boolean' },
+      ],
+    },
+  },
+};
 
 /**
  * The ids of the sibling `fields`, or undefined when there are none to hold the items to (no
@@ -37,5 +69,6 @@ export function IsQuoteItems(): PropertyDecorator {
       findQuoteItemProblems(args.value, siblingFieldIds(args))
         .map(describeQuoteItemProblem)
         .join('; '),
+    QUOTE_ITEMS_SCHEMA,
   );
 }

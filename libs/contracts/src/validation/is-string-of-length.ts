@@ -1,4 +1,5 @@
 import { Rule } from './rule';
+import type { SchemaHint } from './schema-hints';
 import { characterLength, isSafeText, UNSAFE_TEXT_DETAIL } from './safe-text';
 
 export function isStringOfLength(value: unknown, min: number, max: number): value is string {
@@ -26,10 +27,16 @@ export function stringLengthDetail(value: unknown, min: number, max: number): st
     : `must be ${describeStringLength(min, max)}`;
 }
 
+/** Lengths count characters (code points), as the rule does. */
+export function stringOfLengthSchema(min: number, max: number): SchemaHint {
+  return { type: 'string', ...(min > 0 ? { minLength: min } : {}), maxLength: max };
+}
+
 export function IsStringOfLength(min: number, max: number): PropertyDecorator {
   return Rule(
     'isStringOfLength',
     (value) => isStringOfLength(value, min, max),
     ({ value }) => stringLengthDetail(value, min, max),
+    stringOfLengthSchema(min, max),
   );
 }

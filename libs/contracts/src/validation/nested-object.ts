@@ -32,6 +32,7 @@ export function NestedObjectList(max: number): PropertyDecorator {
       'isObjectList',
       (value) => Array.isArray(value) && value.length <= max && value.every(isObjectValue),
       detail,
+      { type: 'array', maxItems: max },
     ),
     ValidateNested({ message: detail }),
   );

@@ -1,4 +1,5 @@
 import { ValidateBy, ValidationArguments } from 'class-validator';
+import { recordSchemaHint, SchemaHint } from './schema-hints';
 
 export type RuleMessage = string | ((args: ValidationArguments) => string);
 
@@ -8,13 +9,15 @@ export const REQUIRED_DETAIL = 'is required';
  * A validation decorator that yields exactly one sentence when it fails, so each invalid member
  * gets one readable message (class-validator's stock decorators would stack "must be a string"
  * on top of "must be shorter than ..."). A missing required member reads "is required".
+ * `schema` states what the rule accepts as JSON Schema, for documentation (see schema-hints).
  */
 export function Rule(
   name: string,
   isValid: (value: unknown, args: ValidationArguments) => boolean,
   message: RuleMessage,
+  schema?: SchemaHint,
 ): PropertyDecorator {
-  return ValidateBy({
+  const validate = ValidateBy({
     name,
     validator: {
       validate: (value: unknown, args?: ValidationArguments): boolean =>
@@ -27,4 +30,10 @@ export function Rule(
       },
     },
   });
+  return (target, member) => {
+    validate(target, member);
+    if (schema !== undefined) {
+      recordSchemaHint(target, member, schema);
+    }
+  };
 }

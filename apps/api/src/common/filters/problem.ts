@@ -12,6 +12,7 @@ import {
   TooManyLoginAttemptsError,
   UsernameTakenError,
 } from '../errors';
+import { RateLimitExceededError } from '../throttling/rate-limit-exceeded.error';
 import { describeProblem, type ProblemKind } from './problem-catalog';
 
 /** An RFC 9457 problem ready to send: status, headers and body. */
@@ -49,6 +50,9 @@ export function toProblem(error: unknown, instance: string): Problem {
   };
 
   if (error instanceof DomainError) return fromDomainError(error, make);
+  if (error instanceof RateLimitExceededError) {
+    return make('rateLimited', error.message, {}, error.headers());
+  }
   if (isDatabaseUnavailable(error)) {
     return make(
       'databaseUnavailable',

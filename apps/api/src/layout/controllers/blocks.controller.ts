@@ -1,7 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { type BlockResponse, CreateBlockDto, UpdateBlockDto } from '@layout/contracts';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { BlockResponse, CreateBlockDto, UpdateBlockDto } from '@layout/contracts';
 import { type AuthenticatedAccount } from '../../accounts/authenticated-account';
+import {
+  ApiCreatedJsonResponse,
+  ApiDeletedResponse,
+  ApiOkJsonResponse,
+  ApiProblems,
+  ApiProtected,
+  BODY_PROBLEMS,
+} from '../../bootstrap/openapi/decorators';
+import { BLOCK_EXAMPLE, NEW } from '../../bootstrap/openapi/examples';
 import { CreatesResource } from '../../common/decorators/creates-resource.decorator';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { presentBlock } from '../layout.presenter';
@@ -9,14 +18,21 @@ import { BlockPath, ProjectPath } from '../params/layout-paths.params';
 import { BlocksService } from '../services/blocks.service';
 
 @ApiTags('blocks')
-@ApiBearerAuth()
+@ApiProtected()
 @Controller('projects/:projectId/blocks')
 export class BlocksController {
   constructor(private readonly blocks: BlocksService) {}
 
-  /** Create a block in a project. Its style comes back with every default filled in. */
   @Post()
   @CreatesResource()
+  @ApiOperation({
+    summary: 'Create a block',
+    description:
+      "Creates a block in the project, at the end of its blocks or at `position`. The block's " +
+      'style comes back with every default filled in.',
+  })
+  @ApiCreatedJsonResponse(BlockResponse, NEW.block, 'The new block.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound')
   async create(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ProjectPath,
@@ -25,8 +41,13 @@ export class BlocksController {
     return presentBlock(await this.blocks.create({ accountId: account.id, ...path }, body));
   }
 
-  /** List the blocks of a project, in order, each with its whole subtree. */
   @Get()
+  @ApiOperation({
+    summary: 'List the blocks of a project',
+    description: "The project's blocks in their stored order, each with its whole subtree.",
+  })
+  @ApiOkJsonResponse([BlockResponse], [BLOCK_EXAMPLE], 'The blocks.')
+  @ApiProblems('notFound')
   async list(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ProjectPath,
@@ -34,8 +55,13 @@ export class BlocksController {
     return (await this.blocks.list({ accountId: account.id, ...path })).map(presentBlock);
   }
 
-  /** Retrieve a block with its rows, their columns and their contents. */
   @Get(':blockId')
+  @ApiOperation({
+    summary: 'Retrieve a block',
+    description: 'A block with its rows, their columns and their contents, in order.',
+  })
+  @ApiOkJsonResponse(BlockResponse, BLOCK_EXAMPLE, 'The block with its subtree.')
+  @ApiProblems('notFound')
   async retrieve(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: BlockPath,
@@ -43,8 +69,15 @@ export class BlocksController {
     return presentBlock(await this.blocks.retrieve({ accountId: account.id, ...path }));
   }
 
-  /** Update a block; members left out keep their value, a given style replaces the stored one. */
   @Put(':blockId')
+  @ApiOperation({
+    summary: 'Update a block',
+    description:
+      'Members left out keep their value; a given `style` replaces the stored one whole (its ' +
+      'members left out get their defaults); `position` moves the block.',
+  })
+  @ApiOkJsonResponse(BlockResponse, BLOCK_EXAMPLE, 'The block with its subtree.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound')
   async update(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: BlockPath,
@@ -53,9 +86,14 @@ export class BlocksController {
     return presentBlock(await this.blocks.update({ accountId: account.id, ...path }, body));
   }
 
-  /** Delete a block with its whole subtree. */
   @Delete(':blockId')
   @HttpCode(204)
+  @ApiOperation({
+    summary: 'Delete a block',
+    description: 'Deletes the block with its rows, their columns and their contents.',
+  })
+  @ApiDeletedResponse('Deleted; no body.')
+  @ApiProblems('notFound')
   async delete(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: BlockPath,

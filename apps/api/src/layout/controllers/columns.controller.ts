@@ -1,7 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { type ColumnResponse, CreateColumnDto, UpdateColumnDto } from '@layout/contracts';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ColumnResponse, CreateColumnDto, UpdateColumnDto } from '@layout/contracts';
 import { type AuthenticatedAccount } from '../../accounts/authenticated-account';
+import {
+  ApiCreatedJsonResponse,
+  ApiDeletedResponse,
+  ApiOkJsonResponse,
+  ApiProblems,
+  ApiProtected,
+  BODY_PROBLEMS,
+} from '../../bootstrap/openapi/decorators';
+import { COLUMN_EXAMPLE, NEW } from '../../bootstrap/openapi/examples';
 import { CreatesResource } from '../../common/decorators/creates-resource.decorator';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { presentColumn } from '../layout.presenter';
@@ -9,17 +18,22 @@ import { ColumnPath, RowPath } from '../params/layout-paths.params';
 import { ColumnsService } from '../services/columns.service';
 
 @ApiTags('columns')
-@ApiBearerAuth()
+@ApiProtected()
 @Controller('projects/:projectId/blocks/:blockId/rows/:rowId/columns')
 export class ColumnsController {
   constructor(private readonly columns: ColumnsService) {}
 
-  /**
-   * Create a column in a row, optionally with its contents. The sizes of a row's columns add up
-   * to at most 12: a larger size answers 409 with `availableSize`.
-   */
   @Post()
   @CreatesResource()
+  @ApiOperation({
+    summary: 'Create a column',
+    description:
+      'Creates a column in the row, at the end of its columns or at `position`, optionally with ' +
+      "its contents. The sizes of a row's columns add up to at most 12: a size that does not " +
+      'fit answers 409 with `availableSize`, also under concurrent requests.',
+  })
+  @ApiCreatedJsonResponse(ColumnResponse, NEW.column, 'The new column, with its contents.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'rowWidthExceeded')
   async create(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: RowPath,
@@ -28,8 +42,13 @@ export class ColumnsController {
     return presentColumn(await this.columns.create({ accountId: account.id, ...path }, body));
   }
 
-  /** List the columns of a row, in order, each with its contents. */
   @Get()
+  @ApiOperation({
+    summary: 'List the columns of a row',
+    description: "The row's columns in their stored order, each with its contents.",
+  })
+  @ApiOkJsonResponse([ColumnResponse], [COLUMN_EXAMPLE], 'The columns.')
+  @ApiProblems('notFound')
   async list(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: RowPath,
@@ -37,8 +56,13 @@ export class ColumnsController {
     return (await this.columns.list({ accountId: account.id, ...path })).map(presentColumn);
   }
 
-  /** Retrieve a column with its contents. */
   @Get(':columnId')
+  @ApiOperation({
+    summary: 'Retrieve a column',
+    description: 'A column with its contents, in order.',
+  })
+  @ApiOkJsonResponse(ColumnResponse, COLUMN_EXAMPLE, 'The column with its contents.')
+  @ApiProblems('notFound')
   async retrieve(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ColumnPath,
@@ -46,11 +70,18 @@ export class ColumnsController {
     return presentColumn(await this.columns.retrieve({ accountId: account.id, ...path }));
   }
 
-  /**
-   * Update a column. Members left out keep their value; `contents`, when given, is the column's
-   * complete new list of contents, applied in one transaction.
-   */
   @Put(':columnId')
+  @ApiOperation({
+    summary: 'Update a column',
+    description:
+      'Members left out keep their value. `contents`, when given, is the complete new list of ' +
+      "the column's contents, applied in one transaction: an element with the `_id` of one of " +
+      'its contents updates it, one without `_id` creates one, contents not listed are deleted ' +
+      '(an `_id` that is not a content of this column answers 400 and changes nothing). A size ' +
+      'that does not fit the row answers 409 with `availableSize`.',
+  })
+  @ApiOkJsonResponse(ColumnResponse, COLUMN_EXAMPLE, 'The column with its contents.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'rowWidthExceeded')
   async update(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ColumnPath,
@@ -59,9 +90,14 @@ export class ColumnsController {
     return presentColumn(await this.columns.update({ accountId: account.id, ...path }, body));
   }
 
-  /** Delete a column and its contents. */
   @Delete(':columnId')
   @HttpCode(204)
+  @ApiOperation({
+    summary: 'Delete a column',
+    description: 'Deletes the column with its contents.',
+  })
+  @ApiDeletedResponse('Deleted; no body.')
+  @ApiProblems('notFound')
   async delete(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ColumnPath,

@@ -1,7 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { type ContentResponse, CreateContentDto, UpdateContentDto } from '@layout/contracts';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ContentResponse, CreateContentDto, UpdateContentDto } from '@layout/contracts';
 import { type AuthenticatedAccount } from '../../accounts/authenticated-account';
+import {
+  ApiCreatedJsonResponse,
+  ApiDeletedResponse,
+  ApiOkJsonResponse,
+  ApiProblems,
+  ApiProtected,
+  BODY_PROBLEMS,
+} from '../../bootstrap/openapi/decorators';
+import { CONTENT_EXAMPLE, NEW } from '../../bootstrap/openapi/examples';
 import { CreatesResource } from '../../common/decorators/creates-resource.decorator';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { presentContent } from '../layout.presenter';
@@ -9,14 +18,23 @@ import { ColumnPath, ContentPath } from '../params/layout-paths.params';
 import { ContentsService } from '../services/contents.service';
 
 @ApiTags('contents')
-@ApiBearerAuth()
+@ApiProtected()
 @Controller('projects/:projectId/blocks/:blockId/rows/:rowId/columns/:columnId/contents')
 export class ContentsController {
   constructor(private readonly contents: ContentsService) {}
 
-  /** Create a content in a column. Its style comes back with every default filled in. */
   @Post()
   @CreatesResource()
+  @ApiOperation({
+    summary: 'Create a content',
+    description:
+      'Creates a content in the column, at the end of its contents or at `position`. `data` ' +
+      'holds the members of its `type` (text: `html`, stored sanitised; image: `url`, `width`, ' +
+      '`height`, `alt`; video: `url`, `provider`, inferred from the URL when left out; quote: ' +
+      '`options`, `content`; empty: none). The style comes back with every default filled in.',
+  })
+  @ApiCreatedJsonResponse(ContentResponse, NEW.content, 'The new content.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound')
   async create(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ColumnPath,
@@ -25,8 +43,13 @@ export class ContentsController {
     return presentContent(await this.contents.create({ accountId: account.id, ...path }, body));
   }
 
-  /** List the contents of a column, in order. */
   @Get()
+  @ApiOperation({
+    summary: 'List the contents of a column',
+    description: "The column's contents in their stored order.",
+  })
+  @ApiOkJsonResponse([ContentResponse], [CONTENT_EXAMPLE], 'The contents.')
+  @ApiProblems('notFound')
   async list(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ColumnPath,
@@ -34,8 +57,13 @@ export class ContentsController {
     return (await this.contents.list({ accountId: account.id, ...path })).map(presentContent);
   }
 
-  /** Retrieve a content. */
   @Get(':contentId')
+  @ApiOperation({
+    summary: 'Retrieve a content',
+    description: 'A content with its complete style and its data.',
+  })
+  @ApiOkJsonResponse(ContentResponse, CONTENT_EXAMPLE, 'The content.')
+  @ApiProblems('notFound')
   async retrieve(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ContentPath,
@@ -43,11 +71,16 @@ export class ContentsController {
     return presentContent(await this.contents.retrieve({ accountId: account.id, ...path }));
   }
 
-  /**
-   * Update a content. `type` is required; other members left out keep their value, except
-   * `data`, which becomes `{}` when the type changes.
-   */
   @Put(':contentId')
+  @ApiOperation({
+    summary: 'Update a content',
+    description:
+      '`type` is required; other members left out keep their value, except `data`, which ' +
+      'becomes `{}` when the type changes. A given `style` replaces the stored one whole (its ' +
+      'members left out get their defaults); `position` moves the content.',
+  })
+  @ApiOkJsonResponse(ContentResponse, CONTENT_EXAMPLE, 'The content.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound')
   async update(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ContentPath,
@@ -56,9 +89,11 @@ export class ContentsController {
     return presentContent(await this.contents.update({ accountId: account.id, ...path }, body));
   }
 
-  /** Delete a content. */
   @Delete(':contentId')
   @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a content', description: 'Deletes the content.' })
+  @ApiDeletedResponse('Deleted; no body.')
+  @ApiProblems('notFound')
   async delete(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ContentPath,

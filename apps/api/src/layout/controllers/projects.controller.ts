@@ -1,12 +1,21 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   CreateProjectDto,
-  type ProjectResponse,
-  type ProjectSummaryResponse,
+  ProjectResponse,
+  ProjectSummaryResponse,
   UpdateProjectDto,
 } from '@layout/contracts';
 import { type AuthenticatedAccount } from '../../accounts/authenticated-account';
+import {
+  ApiCreatedJsonResponse,
+  ApiDeletedResponse,
+  ApiOkJsonResponse,
+  ApiProblems,
+  ApiProtected,
+  BODY_PROBLEMS,
+} from '../../bootstrap/openapi/decorators';
+import { NEW, PROJECT_EXAMPLE, PROJECT_SUMMARY_EXAMPLE } from '../../bootstrap/openapi/examples';
 import { CreatesResource } from '../../common/decorators/creates-resource.decorator';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { presentProject, presentProjectSummary } from '../layout.presenter';
@@ -14,14 +23,19 @@ import { ProjectPath } from '../params/layout-paths.params';
 import { ProjectsService } from '../services/projects.service';
 
 @ApiTags('projects')
-@ApiBearerAuth()
+@ApiProtected()
 @Controller('projects')
 export class ProjectsController {
   constructor(private readonly projects: ProjectsService) {}
 
-  /** Create a project owned by the calling account. */
   @Post()
   @CreatesResource()
+  @ApiOperation({
+    summary: 'Create a project',
+    description: 'Creates a project owned by the calling account, without blocks.',
+  })
+  @ApiCreatedJsonResponse(ProjectResponse, NEW.project, 'The new project.')
+  @ApiProblems(...BODY_PROBLEMS)
   async create(
     @CurrentAccount() account: AuthenticatedAccount,
     @Body() body: CreateProjectDto,
@@ -29,14 +43,27 @@ export class ProjectsController {
     return presentProject(await this.projects.create(account.id, body));
   }
 
-  /** List the calling account's projects, oldest first, without their blocks. */
   @Get()
+  @ApiOperation({
+    summary: "List the calling account's projects",
+    description:
+      "The calling account's projects, oldest first, without their blocks (retrieve a project " +
+      'for its whole tree).',
+  })
+  @ApiOkJsonResponse([ProjectSummaryResponse], [PROJECT_SUMMARY_EXAMPLE], 'The projects.')
   async list(@CurrentAccount() account: AuthenticatedAccount): Promise<ProjectSummaryResponse[]> {
     return (await this.projects.list(account.id)).map(presentProjectSummary);
   }
 
-  /** Retrieve a project with its whole tree: blocks, rows, columns and contents, in order. */
   @Get(':projectId')
+  @ApiOperation({
+    summary: 'Retrieve a project',
+    description:
+      'A project with its whole tree: blocks, their rows, columns and contents, each list in ' +
+      'its stored order.',
+  })
+  @ApiOkJsonResponse(ProjectResponse, PROJECT_EXAMPLE, 'The project with its whole tree.')
+  @ApiProblems('notFound')
   async retrieve(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ProjectPath,
@@ -44,8 +71,13 @@ export class ProjectsController {
     return presentProject(await this.projects.retrieve({ accountId: account.id, ...path }));
   }
 
-  /** Update a project's title. */
   @Put(':projectId')
+  @ApiOperation({
+    summary: 'Update a project',
+    description: "Changes the project's title; a title left out keeps its value.",
+  })
+  @ApiOkJsonResponse(ProjectResponse, PROJECT_EXAMPLE, 'The project with its whole tree.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound')
   async update(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ProjectPath,
@@ -54,9 +86,14 @@ export class ProjectsController {
     return presentProject(await this.projects.update({ accountId: account.id, ...path }, body));
   }
 
-  /** Delete a project with its whole tree. */
   @Delete(':projectId')
   @HttpCode(204)
+  @ApiOperation({
+    summary: 'Delete a project',
+    description: 'Deletes the project with its whole tree.',
+  })
+  @ApiDeletedResponse('Deleted; no body.')
+  @ApiProblems('notFound')
   async delete(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ProjectPath,

@@ -1,7 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { CreateRowDto, type RowResponse, UpdateRowDto } from '@layout/contracts';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CreateRowDto, RowResponse, UpdateRowDto } from '@layout/contracts';
 import { type AuthenticatedAccount } from '../../accounts/authenticated-account';
+import {
+  ApiCreatedJsonResponse,
+  ApiDeletedResponse,
+  ApiOkJsonResponse,
+  ApiProblems,
+  ApiProtected,
+  BODY_PROBLEMS,
+} from '../../bootstrap/openapi/decorators';
+import { NEW, ROW_EXAMPLE } from '../../bootstrap/openapi/examples';
 import { CreatesResource } from '../../common/decorators/creates-resource.decorator';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { presentRow } from '../layout.presenter';
@@ -9,14 +18,21 @@ import { BlockPath, RowPath } from '../params/layout-paths.params';
 import { RowsService } from '../services/rows.service';
 
 @ApiTags('rows')
-@ApiBearerAuth()
+@ApiProtected()
 @Controller('projects/:projectId/blocks/:blockId/rows')
 export class RowsController {
   constructor(private readonly rows: RowsService) {}
 
-  /** Create a row in a block. */
   @Post()
   @CreatesResource()
+  @ApiOperation({
+    summary: 'Create a row',
+    description:
+      'Creates a row in the block, at the end of its rows or at `position`; its description is ' +
+      '`""` when left out.',
+  })
+  @ApiCreatedJsonResponse(RowResponse, NEW.row, 'The new row.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound')
   async create(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: BlockPath,
@@ -25,8 +41,14 @@ export class RowsController {
     return presentRow(await this.rows.create({ accountId: account.id, ...path }, body));
   }
 
-  /** List the rows of a block, in order, each with its columns and their contents. */
   @Get()
+  @ApiOperation({
+    summary: 'List the rows of a block',
+    description:
+      "The block's rows in their stored order, each with its columns and their contents.",
+  })
+  @ApiOkJsonResponse([RowResponse], [ROW_EXAMPLE], 'The rows.')
+  @ApiProblems('notFound')
   async list(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: BlockPath,
@@ -34,8 +56,13 @@ export class RowsController {
     return (await this.rows.list({ accountId: account.id, ...path })).map(presentRow);
   }
 
-  /** Retrieve a row with its columns and their contents. */
   @Get(':rowId')
+  @ApiOperation({
+    summary: 'Retrieve a row',
+    description: 'A row with its columns and their contents, in order.',
+  })
+  @ApiOkJsonResponse(RowResponse, ROW_EXAMPLE, 'The row with its subtree.')
+  @ApiProblems('notFound')
   async retrieve(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: RowPath,
@@ -43,8 +70,14 @@ export class RowsController {
     return presentRow(await this.rows.retrieve({ accountId: account.id, ...path }));
   }
 
-  /** Update a row's description or position; members left out keep their value. */
   @Put(':rowId')
+  @ApiOperation({
+    summary: 'Update a row',
+    description:
+      "Changes the row's description or moves it to `position`; members left out keep their value.",
+  })
+  @ApiOkJsonResponse(RowResponse, ROW_EXAMPLE, 'The row with its subtree.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound')
   async update(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: RowPath,
@@ -53,9 +86,14 @@ export class RowsController {
     return presentRow(await this.rows.update({ accountId: account.id, ...path }, body));
   }
 
-  /** Delete a row with its columns and their contents. */
   @Delete(':rowId')
   @HttpCode(204)
+  @ApiOperation({
+    summary: 'Delete a row',
+    description: 'Deletes the row with its columns and their contents.',
+  })
+  @ApiDeletedResponse('Deleted; no body.')
+  @ApiProblems('notFound')
   async delete(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: RowPath,

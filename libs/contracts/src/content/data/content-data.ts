@@ -1,6 +1,7 @@
 import { ClassTransformOptions, Transform } from 'class-transformer';
+import { recordSchemaHint, SchemaHint } from '../../validation/schema-hints';
 import { sourceMember, toInstance } from '../../validation/to-instance';
-import { ContentType, isContentType } from '../content-type';
+import { CONTENT_TYPES, ContentType, isContentType } from '../content-type';
 import { EmptyDataDto } from './empty-data.dto';
 import { ImageDataDto } from './image-data.dto';
 import { QuoteDataDto } from './quote-data.dto';
@@ -17,6 +18,21 @@ export const CONTENT_DATA_CLASSES = {
 } as const satisfies Record<ContentType, new () => object>;
 
 export type ContentDataDto = InstanceType<(typeof CONTENT_DATA_CLASSES)[ContentType]>;
+
+/** `data` on its own: the data of one of the types (the sibling `type` says which). */
+export const CONTENT_DATA_SCHEMA: SchemaHint = {
+  anyOf: CONTENT_TYPES.map((type) => ({ model: () => CONTENT_DATA_CLASSES[type] })),
+};
+
+/** A content body as a whole: each `type` with the data of that type. */
+export const CONTENT_DATA_BY_TYPE_SCHEMA: SchemaHint = {
+  oneOf: CONTENT_TYPES.map((type) => ({
+    properties: {
+      type: { enum: [type] },
+      data: { model: () => CONTENT_DATA_CLASSES[type] },
+    },
+  })),
+};
 
 /**
  * Builds `data` as the class of the sibling `type`, so that members unknown to that type are
@@ -36,9 +52,13 @@ export function toContentData(
 }
 
 export function ToContentData(): PropertyDecorator {
-  return Transform(
+  const transform = Transform(
     ({ obj, key, options }: { obj: unknown; key: string; options: ClassTransformOptions }) =>
       toContentData(sourceMember(obj, key), sourceMember(obj, 'type'), options),
     { toClassOnly: true },
   );
+  return (target, member) => {
+    transform(target, member);
+    recordSchemaHint(target, member, CONTENT_DATA_SCHEMA);
+  };
 }

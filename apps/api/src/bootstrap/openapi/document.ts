@@ -1,0 +1,145 @@
+import { type INestApplication } from '@nestjs/common';
+import {
+  DocumentBuilder,
+  type OpenAPIObject,
+  type OperationObject,
+  type ParameterObject,
+  type PathItemObject,
+  type ReferenceObject,
+  SwaggerModule,
+} from '@nestjs/swagger';
+import { ensurePluginMetadata } from './plugin-metadata';
+import { examplePath } from './examples';
+import { INSTANCE_PLACEHOLDER, PROBLEM_CONTENT_TYPE } from './problems';
+import { applySchemaHints, modelsReferencedByHints } from './schema-hints';
+
+export const DOCS_PATH = 'docs';
+export const DOCUMENT_PATH = 'docs/openapi.json';
+
+const DESCRIPTION = `Stores the layout of proposal pages: **project › block › row › column › content**.
+
+**Authorisation.** Every operation except sign-up, the token and health needs
+\`Authorization: Bearer <token>\`. In this explorer: run \`POST /accounts/auth/token\` with
+"Try it out", copy \`token\` from the answer, press **Authorize** and paste it.
+
+**Writes.** A create answers 201 with the new resource and its path in \`Location\`. An update
+(\`PUT\`) changes only the members it carries. A delete answers 204 and removes the whole subtree.
+Lists come back in their stored order; \`position\` (0-based) inserts or moves.
+
+**Errors** are RFC 9457 \`application/problem+json\` bodies (schema \`ProblemDetailsResponse\`)
+whose \`type\` names the kind of problem: \`/problems/validation\` (400, with \`errors\`),
+\`/problems/malformed-json\` (400), \`/problems/unauthorized\` (401),
+\`/problems/invalid-credentials\` (401), \`/problems/not-found\` (404, also for any unknown route),
+\`/problems/row-width-exceeded\` (409, with \`availableSize\`), \`/problems/username-taken\` (409),
+\`/problems/payload-too-large\` (413), \`/problems/unsupported-media-type\` (415),
+\`/problems/rate-limited\` (429), \`/problems/database-unavailable\` (503) and
+\`/problems/internal\` (500: a fault of the service, which says nothing more).`;
+
+const TAGS: ReadonlyArray<[string, string]> = [
+  ['accounts', 'Sign-up, bearer tokens and the calling account'],
+  ['projects', "The calling account's projects, each with its whole tree"],
+  ['blocks', 'Blocks of a project, each with its rows'],
+  ['rows', 'Rows of a block, each with its columns'],
+  ['columns', "Columns of a row: a row's column sizes add up to at most 12"],
+  ['contents', 'Contents of a column: text, image, video, quote or empty'],
+  ['health', 'Liveness and readiness, without a token'],
+];
+
+const PATH_PARAMETER_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  projectId: 'Id of the project',
+  blockId: 'Id of the block',
+  rowId: 'Id of the row',
+  columnId: 'Id of the column',
+  contentId: 'Id of the content',
+};
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+function operationsOf(item: PathItemObject): OperationObject[] {
+  return METHODS.map((method) => item[method]).filter((operation) => operation !== undefined);
+}
+
+function isReference(value: object): value is ReferenceObject {
+  return '$ref' in value;
+}
+
+/**
+ * Path ids are opaque strings; an id that names nothing answers 404 (never 400), so the document
+ * says no more about their shape.
+ */
+function pathParameters(template: string): ParameterObject[] {
+  return [...template.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    description: PATH_PARAMETER_DESCRIPTIONS[name] ?? `Id of the ${name.replace(/Id$/, '')}`,
+    schema: { type: 'string' },
+    example: examplePath(`{${name}}`),
+  }));
+}
+
+/** The path of the resource a create on `collection` makes, e.g. `/projects/{projectId}`. */
+function createdResourcePath(document: OpenAPIObject, collection: string): string | undefined {
+  return Object.keys(document.paths).find(
+    (path) =>
+      path.startsWith(`${collection}/{`) && !path.slice(collection.length + 1).includes('/'),
+  );
+}
+
+/** What the decorators cannot know: the paths (parameters, `instance`, `Location` examples). */
+function completeOperations(document: OpenAPIObject): void {
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const operation of operationsOf(item)) {
+      const others = (operation.parameters ?? []).filter(
+        (parameter) => isReference(parameter) || parameter.in !== 'path',
+      );
+      operation.parameters = [...pathParameters(path), ...others];
+
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (response === undefined || isReference(response)) continue;
+        const problems = response.content?.[PROBLEM_CONTENT_TYPE]?.examples ?? {};
+        for (const example of Object.values(problems)) {
+          if (isReference(example)) continue;
+          const value = example.value as { instance?: string };
+          if (value.instance === INSTANCE_PLACEHOLDER) value.instance = examplePath(path);
+        }
+        const location = response.headers?.Location;
+        const created = createdResourcePath(document, path);
+        if (status === '201' && location && !isReference(location) && created) {
+          location.example = examplePath(created);
+        }
+      }
+    }
+  }
+}
+
+/**
+ * The OpenAPI document of the application: what the controllers, the DTO library and the swagger
+ * plugin's metadata say, completed with the library's constraints and the paths. Served at
+ * /docs/openapi.json and committed as openapi.json (npm run openapi:snapshot).
+ */
+export async function buildOpenApiDocument(app: INestApplication): Promise<OpenAPIObject> {
+  await ensurePluginMetadata();
+  const builder = new DocumentBuilder()
+    .setTitle('Proposal page layout service')
+    .setDescription(DESCRIPTION)
+    .setVersion('1')
+    .addBearerAuth({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'opaque',
+      description:
+        'A token from `POST /accounts/auth/token` (valid one hour by default): paste the ' +
+        '`token` member, without the `Bearer ` prefix.',
+    });
+  for (const [name, description] of TAGS) builder.addTag(name, description);
+
+  const document = SwaggerModule.createDocument(app, builder.build(), {
+    extraModels: modelsReferencedByHints(),
+    operationIdFactory: (controller, method) =>
+      `${controller.replace(/Controller$/, '')}_${method}`,
+  });
+  applySchemaHints(document);
+  completeOperations(document);
+  return document;
+}

@@ -1,0 +1,96 @@
+import {
+  type AccountResponse,
+  type BlockResponse,
+  type ColumnResponse,
+  type ContentResponse,
+  DEFAULT_BLOCK_STYLE,
+  DEFAULT_CONTENT_STYLE,
+  type MeResponse,
+  type ProjectResponse,
+  type ProjectSummaryResponse,
+  type RowResponse,
+  type TokenResponse,
+} from '@layout/contracts';
+
+/** Example ids, one per resource, so that the examples of one tree fit together. */
+export const EXAMPLE_IDS = {
+  account: '0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a80',
+  projectId: '0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a87',
+  blockId: '0190a6f0-8a12-7c3d-8e4f-5a6b7c8d9e01',
+  rowId: '0190a6f0-8a12-7c3d-8e4f-5a6b7c8d9e02',
+  columnId: '0190a6f0-8a12-7c3d-8e4f-5a6b7c8d9e03',
+  contentId: '0190a6f0-8a12-7c3d-8e4f-5a6b7c8d9e04',
+} as const;
+
+const CREATED_AT = '2026-11-22T10:15:30.000Z';
+const UPDATED_AT = '2026-11-22T10:20:00.000Z';
+
+export const CONTENT_EXAMPLE: ContentResponse = {
+  _id: EXAMPLE_IDS.contentId,
+  type: 'text',
+  style: { ...DEFAULT_CONTENT_STYLE },
+  data: { html: '<p>Hello <strong>world</strong></p>' },
+};
+
+export const COLUMN_EXAMPLE: ColumnResponse = {
+  _id: EXAMPLE_IDS.columnId,
+  size: '6',
+  contents: [CONTENT_EXAMPLE],
+};
+
+export const ROW_EXAMPLE: RowResponse = {
+  _id: EXAMPLE_IDS.rowId,
+  description: 'Two columns',
+  columns: [COLUMN_EXAMPLE],
+};
+
+export const BLOCK_EXAMPLE: BlockResponse = {
+  _id: EXAMPLE_IDS.blockId,
+  description: 'Pricing',
+  style: { ...DEFAULT_BLOCK_STYLE },
+  rows: [ROW_EXAMPLE],
+  createdAt: CREATED_AT,
+  updatedAt: UPDATED_AT,
+};
+
+export const PROJECT_SUMMARY_EXAMPLE: ProjectSummaryResponse = {
+  _id: EXAMPLE_IDS.projectId,
+  title: 'Proposal for ACME',
+  createdAt: CREATED_AT,
+  updatedAt: UPDATED_AT,
+};
+
+export const PROJECT_EXAMPLE: ProjectResponse = {
+  ...PROJECT_SUMMARY_EXAMPLE,
+  blocks: [BLOCK_EXAMPLE],
+};
+
+/** What a create answers: the new resource, whose lists are still empty. */
+export const NEW = {
+  project: { ...PROJECT_EXAMPLE, blocks: [], updatedAt: CREATED_AT } satisfies ProjectResponse,
+  block: { ...BLOCK_EXAMPLE, rows: [], updatedAt: CREATED_AT } satisfies BlockResponse,
+  row: { ...ROW_EXAMPLE, columns: [] } satisfies RowResponse,
+  column: { ...COLUMN_EXAMPLE, contents: [] } satisfies ColumnResponse,
+  content: CONTENT_EXAMPLE,
+};
+
+export const ACCOUNT_EXAMPLE: AccountResponse = {
+  _id: EXAMPLE_IDS.account,
+  username: 'ada@example.com',
+  createdAt: CREATED_AT,
+};
+
+export const ME_EXAMPLE: MeResponse = { _id: EXAMPLE_IDS.account, username: 'ada@example.com' };
+
+export const TOKEN_EXAMPLE: TokenResponse = {
+  token: 'Vf3pQ0m1a2Zr8yTq5nK7cX9bW4sE6uHjLd2Rt8Yp0Qa',
+  tokenType: 'Bearer',
+  expiresIn: 3600,
+};
+
+/** A path template with the example ids filled in: `/projects/{projectId}` → `/projects/0190…`. */
+export function examplePath(template: string): string {
+  return template.replace(/\{(\w+)\}/g, (placeholder, name: string) =>
+    name in EXAMPLE_IDS ? EXAMPLE_IDS[name as keyof typeof EXAMPLE_IDS] : placeholder,
+  );
+}

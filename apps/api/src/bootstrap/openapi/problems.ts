@@ -1,0 +1,201 @@
+import {
+  getSchemaPath,
+  type HeaderObject,
+  type ResponseObject,
+  type SchemaObject,
+} from '@nestjs/swagger';
+import {
+  PROBLEM_STATUSES,
+  PROBLEM_TITLES,
+  PROBLEM_TYPES,
+  ProblemDetailsResponse,
+  type ProblemKind,
+  UNKNOWN_MEMBER_DETAIL,
+} from '@layout/contracts';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/**
+ * Stands for the request path in the examples' `instance`; the document builder replaces it with
+ * the operation's path (see document.ts).
+ */
+export const INSTANCE_PLACEHOLDER = '{request path}';
+
+/** Every problem kind an operation can document (`internal` is not a promise, see the info text). */
+export type DocumentedProblemKind = Exclude<ProblemKind, 'internal'>;
+
+interface ProblemDoc {
+  /** When the problem occurs, as a sentence. */
+  when: string;
+  /** A `detail` the service gives for it. */
+  detail: string;
+  /** Members beyond the standard ones, with example values; always present for this kind. */
+  extensions?: Record<string, unknown>;
+  headers?: Record<string, HeaderObject>;
+}
+
+const RETRY_AFTER: HeaderObject = {
+  description: 'Seconds to wait before trying again.',
+  required: true,
+  schema: { type: 'integer', minimum: 1, example: 5 },
+};
+
+const PROBLEM_DOCS: Readonly<Record<DocumentedProblemKind, ProblemDoc>> = {
+  validation: {
+    when:
+      'The body is not a JSON object, or a member is missing, invalid or unknown; `errors` ' +
+      'lists every invalid member by JSON pointer.',
+    // An unknown member: a mistake every body can have.
+    detail: `colour ${UNKNOWN_MEMBER_DETAIL}`,
+    extensions: { errors: [{ pointer: '/colour', detail: UNKNOWN_MEMBER_DETAIL }] },
+  },
+  malformedJson: {
+    when: 'The body is not valid JSON.',
+    detail: 'The body is not valid JSON',
+  },
+  unauthorized: {
+    when: 'The bearer token is missing, malformed, unknown or expired.',
+    detail: 'The bearer token is unknown or expired',
+    headers: {
+      'WWW-Authenticate': {
+        description: 'An RFC 6750 challenge, naming the error when a token was sent.',
+        required: true,
+        schema: {
+          type: 'string',
+          pattern: '^Bearer ',
+          example:
+            'Bearer realm="layout", error="invalid_token", error_description="The bearer token is unknown or expired"',
+        },
+      },
+    },
+  },
+  invalidCredentials: {
+    when: 'The username or the password is wrong (the same answer for both).',
+    detail: 'Wrong username or password',
+  },
+  notFound: {
+    when:
+      'A resource on the path does not exist for this account: unknown, malformed, under ' +
+      'another parent or owned by another account.',
+    detail: 'Project not found',
+  },
+  rowWidthExceeded: {
+    when:
+      "The row's columns would add up to more than 12; `availableSize` is what is left for " +
+      'this column.',
+    detail: 'The columns of a row add up to at most 12; 4 left for this column, 6 requested',
+    extensions: { availableSize: 4 },
+  },
+  usernameTaken: {
+    when: 'The username is taken (compared regardless of case).',
+    detail: 'This username is already taken',
+  },
+  payloadTooLarge: {
+    when: 'The body is larger than 1 MiB.',
+    detail: 'The request body is larger than 1 MiB',
+  },
+  unsupportedMediaType: {
+    when: 'The body is not declared as `application/json`.',
+    detail: 'Send the body as application/json',
+  },
+  rateLimited: {
+    when: 'Too many requests: wait for `Retry-After` seconds before trying again.',
+    detail: 'Too many requests: try again in 30 s',
+    headers: { 'Retry-After': RETRY_AFTER },
+  },
+  databaseUnavailable: {
+    when:
+      'The database is unreachable; the service recovers by itself once it is back, try again ' +
+      'after `Retry-After` seconds.',
+    detail: 'The database is unreachable; try again shortly',
+    headers: { 'Retry-After': RETRY_AFTER },
+  },
+};
+
+/** Overrides of the generic wording for one operation (e.g. sign-up's 404 when it is off). */
+export type ProblemWording = Partial<
+  Record<DocumentedProblemKind, { when: string; detail: string }>
+>;
+
+export function statusOf(kind: DocumentedProblemKind): number {
+  return PROBLEM_STATUSES[PROBLEM_TYPES[kind]];
+}
+
+function kebab(kind: string): string {
+  return kind.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+}
+
+/** The members that tell this kind apart: its type and status, and its own extensions. */
+function kindSchema(kind: DocumentedProblemKind): SchemaObject {
+  const extensions = Object.keys(PROBLEM_DOCS[kind].extensions ?? {});
+  return {
+    properties: {
+      type: { enum: [PROBLEM_TYPES[kind]] },
+      status: { enum: [statusOf(kind)] },
+    },
+    ...(extensions.length > 0 ? { required: extensions } : {}),
+  };
+}
+
+/**
+ * The response of one error status: the problem+json schema narrowed to the kinds this
+ * operation can give with that status, one example per kind, and the headers they carry.
+ */
+export function problemResponse(
+  status: number,
+  kinds: readonly DocumentedProblemKind[],
+  wording: ProblemWording = {},
+): ResponseObject & { status: number } {
+  const docs = kinds.map((kind) => ({ ...PROBLEM_DOCS[kind], ...wording[kind] }));
+  const headers: Record<string, HeaderObject> = {};
+  for (const doc of docs) {
+    for (const [name, header] of Object.entries(doc.headers ?? {})) {
+      // A header is required only when every kind of this status sends it.
+      const always = docs.every((other) => other.headers?.[name] !== undefined);
+      headers[name] = { ...header, required: always };
+    }
+  }
+  const narrowed: SchemaObject =
+    kinds.length === 1 ? kindSchema(kinds[0]) : { oneOf: kinds.map(kindSchema) };
+  return {
+    status,
+    description: docs.map((doc) => doc.when).join(' '),
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    content: {
+      [PROBLEM_CONTENT_TYPE]: {
+        schema: { allOf: [{ $ref: getSchemaPath(ProblemDetailsResponse) }], ...narrowed },
+        examples: Object.fromEntries(
+          kinds.map((kind, index) => {
+            const type = PROBLEM_TYPES[kind];
+            const doc = docs[index];
+            return [
+              kebab(kind),
+              {
+                summary: PROBLEM_TITLES[type],
+                value: {
+                  type,
+                  title: PROBLEM_TITLES[type],
+                  status,
+                  detail: doc.detail,
+                  instance: INSTANCE_PLACEHOLDER,
+                  ...doc.extensions,
+                },
+              },
+            ];
+          }),
+        ),
+      },
+    },
+  };
+}
+
+/** The problem kinds grouped by status, in the order given. */
+export function byStatus(
+  kinds: readonly DocumentedProblemKind[],
+): Map<number, DocumentedProblemKind[]> {
+  const groups = new Map<number, DocumentedProblemKind[]>();
+  for (const kind of new Set(kinds)) {
+    groups.set(statusOf(kind), [...(groups.get(statusOf(kind)) ?? []), kind]);
+  }
+  return groups;
+}

@@ -1,0 +1,115 @@
+import { type Type } from '@nestjs/common';
+import {
+  getSchemaPath,
+  type OpenAPIObject,
+  type ReferenceObject,
+  type SchemaObject,
+} from '@nestjs/swagger';
+import * as contracts from '@layout/contracts';
+import { classSchemaHintOf, type SchemaHint, schemaHintsOf } from '@layout/contracts';
+
+type Schema = SchemaObject | ReferenceObject;
+
+/** Keys that describe a member rather than constrain it: kept when a union replaces the rest. */
+const DESCRIPTIVE_KEYS = ['description', 'example', 'default', 'deprecated'] as const;
+
+/** The classes the DTO library exports (request DTOs and response shapes), by name. */
+export function contractClasses(): Map<string, Type> {
+  const classes = new Map<string, Type>();
+  for (const [name, value] of Object.entries(contracts)) {
+    if (typeof value === 'function' && value.name === name && /(Dto|Response)$/.test(name)) {
+      classes.set(name, value as Type);
+    }
+  }
+  return classes;
+}
+
+function collectModels(hint: SchemaHint, into: Set<Type>): void {
+  if (hint.model !== undefined) into.add(hint.model());
+  for (const nested of [
+    hint.items,
+    typeof hint.additionalProperties === 'object' ? hint.additionalProperties : undefined,
+    ...Object.values(hint.properties ?? {}),
+    ...(hint.oneOf ?? []),
+    ...(hint.anyOf ?? []),
+  ]) {
+    if (nested !== undefined) collectModels(nested, into);
+  }
+}
+
+/**
+ * Classes that hints refer to but no operation names (the per-type `data` classes): they must be
+ * registered with the document as extra models so that the references resolve.
+ */
+export function modelsReferencedByHints(): Type[] {
+  const models = new Set<Type>();
+  for (const cls of contractClasses().values()) {
+    Object.values(schemaHintsOf(cls)).forEach((hint) => collectModels(hint, models));
+    const classHint = classSchemaHintOf(cls);
+    if (classHint !== undefined) collectModels(classHint, models);
+  }
+  return [...models];
+}
+
+/** A library hint as an OpenAPI schema: `model` becomes a reference to that class's schema. */
+export function toSchema(hint: SchemaHint): Schema {
+  const { model, items, properties, additionalProperties, oneOf, anyOf, ...plain } = hint;
+  if (model !== undefined) return { $ref: getSchemaPath(model()) };
+  const schema: SchemaObject = { ...(plain as SchemaObject) };
+  if (plain.enum !== undefined) schema.enum = [...plain.enum];
+  if (plain.required !== undefined) schema.required = [...plain.required];
+  if (items !== undefined) schema.items = toSchema(items);
+  if (properties !== undefined) {
+    schema.properties = Object.fromEntries(
+      Object.entries(properties).map(([name, member]) => [name, toSchema(member)]),
+    );
+  }
+  if (additionalProperties !== undefined) {
+    schema.additionalProperties =
+      typeof additionalProperties === 'boolean'
+        ? additionalProperties
+        : toSchema(additionalProperties);
+  }
+  if (oneOf !== undefined) schema.oneOf = oneOf.map(toSchema);
+  if (anyOf !== undefined) schema.anyOf = anyOf.map(toSchema);
+  return schema;
+}
+
+/**
+ * The member's schema from the swagger plugin (type, description, example) with the hint's
+ * constraints. A union (the size as number or string, an image dimension, `data`) replaces the
+ * plugin's guess at the type, keeping only the descriptive keys.
+ */
+function mergeMember(generated: Schema, hinted: Schema): Schema {
+  if ('$ref' in hinted || hinted.oneOf !== undefined || hinted.anyOf !== undefined) {
+    const kept = Object.fromEntries(
+      DESCRIPTIVE_KEYS.filter((key) => key in generated).map((key) => [
+        key,
+        (generated as SchemaObject)[key],
+      ]),
+    );
+    return '$ref' in hinted ? { allOf: [hinted], ...kept } : { ...kept, ...hinted };
+  }
+  return { ...generated, ...hinted };
+}
+
+/**
+ * Puts the constraints the DTO library declares (lengths, ranges, enums, patterns, formats,
+ * unions) into the schemas the plugin generated from the classes' types and comments, and closes
+ * every class schema: bodies with unknown members are refused, responses carry exactly these.
+ */
+export function applySchemaHints(document: OpenAPIObject): void {
+  const schemas = document.components?.schemas ?? {};
+  for (const [name, cls] of contractClasses()) {
+    const schema = schemas[name] as SchemaObject | undefined;
+    if (schema === undefined) continue;
+    const properties = (schema.properties ??= {});
+    for (const [member, hint] of Object.entries(schemaHintsOf(cls))) {
+      properties[member] = mergeMember(properties[member] ?? {}, toSchema(hint));
+    }
+    const classHint = classSchemaHintOf(cls);
+    if (classHint !== undefined) Object.assign(schema, toSchema(classHint));
+    schema.type ??= 'object';
+    schema.additionalProperties ??= false;
+  }
+}

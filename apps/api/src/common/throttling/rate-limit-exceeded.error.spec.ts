@@ -1,0 +1,22 @@
+import { toProblem } from '../filters/problem';
+import { RateLimitExceededError } from './rate-limit-exceeded.error';
+
+describe('RateLimitExceededError as a problem', () => {
+  it('is a 429 rate-limited problem with Retry-After and the RateLimit fields', () => {
+    const problem = toProblem(new RateLimitExceededError(600, 17), '/projects');
+    expect(problem.status).toBe(429);
+    expect(problem.body).toMatchObject({
+      type: '/problems/rate-limited',
+      status: 429,
+      instance: '/projects',
+    });
+    expect(problem.body.detail).toContain('17');
+    expect(problem.headers).toEqual({
+      'retry-after': '17',
+      'ratelimit-limit': '600',
+      'ratelimit-remaining': '0',
+      'ratelimit-reset': '17',
+    });
+    expect(problem.unexpected).toBeUndefined();
+  });
+});

@@ -1,0 +1,94 @@
+import { BlockStyleDto } from '../block/block-style.dto';
+import { CreateColumnDto } from '../column/create-column.dto';
+import { ColumnResponse } from '../column/column.response';
+import { CreateContentDto } from '../content/create-content.dto';
+import { UpdateContentDto } from '../content/update-content.dto';
+import { ImageDataDto } from '../content/data/image-data.dto';
+import { QuoteContentDto } from '../content/data/quote-content.dto';
+import { TextDataDto } from '../content/data/text-data.dto';
+import { SignUpDto } from '../account/sign-up.dto';
+import { CreateProjectDto } from '../project/create-project.dto';
+import { Rule } from './rule';
+import { classSchemaHintOf, HintClassSchema, HintSchema, schemaHintsOf } from './schema-hints';
+import { validateBody } from './validate-body';
+
+describe('schema hints', () => {
+  it('records what each rule accepts, by member', () => {
+    expect(schemaHintsOf(SignUpDto)).toEqual({
+      username: { type: 'string', minLength: 3, maxLength: 254 },
+      password: { type: 'string', minLength: 8, maxLength: 256 },
+    });
+    expect(schemaHintsOf(CreateProjectDto)).toEqual({
+      title: { type: 'string', minLength: 1, maxLength: 200 },
+    });
+  });
+
+  it('includes inherited members', () => {
+    const hints = schemaHintsOf(BlockStyleDto);
+    expect(hints.opacity).toEqual({ type: 'number', minimum: 0, maximum: 1 });
+    expect(hints.backgroundRepeat).toMatchObject({ type: 'string', enum: expect.any(Array) });
+    expect(hints.backgroundColor).toMatchObject({ type: 'string', maxLength: 100 });
+    expect(Object.keys(schemaHintsOf(UpdateContentDto)).sort()).toEqual([
+      '_id',
+      'data',
+      'position',
+      'type',
+    ]);
+  });
+
+  it('lets a union describe a member whole: the size is an integer or its string form', () => {
+    const size = schemaHintsOf(CreateColumnDto).size;
+    expect(size.type).toBeUndefined();
+    expect(size.oneOf).toEqual([
+      { type: 'integer', minimum: 1, maximum: 12 },
+      { type: 'string', enum: ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12'] },
+    ]);
+    expect(schemaHintsOf(ColumnResponse).size).toEqual({
+      type: 'string',
+      enum: size.oneOf?.[1]?.enum,
+    });
+    expect(schemaHintsOf(ImageDataDto).width.oneOf).toHaveLength(2);
+  });
+
+  it('merges the hints of several rules on one member', () => {
+    expect(schemaHintsOf(QuoteContentDto).fields).toEqual({ type: 'array', maxItems: 20 });
+    expect(schemaHintsOf(CreateColumnDto).contents).toEqual({ type: 'array', maxItems: 200 });
+  });
+
+  it('names the data class of each content type, on the member and across members', () => {
+    const data = schemaHintsOf(CreateContentDto).data;
+    expect(data.anyOf?.map((hint) => hint.model?.().name)).toEqual([
+      'EmptyDataDto',
+      'TextDataDto',
+      'ImageDataDto',
+      'VideoDataDto',
+      'QuoteDataDto',
+    ]);
+    const byType = classSchemaHintOf(CreateContentDto)?.oneOf ?? [];
+    expect(byType).toHaveLength(5);
+    expect(byType[1]?.properties?.type).toEqual({ enum: ['text'] });
+    expect(byType[1]?.properties?.data?.model?.()).toBe(TextDataDto);
+    expect(classSchemaHintOf(TextDataDto)).toBeUndefined();
+  });
+
+  it('documents only: a class with hints validates as without', async () => {
+    class Hinted {
+      @HintSchema({ type: 'string', maxLength: 3 })
+      @Rule('isShort', (value) => typeof value === 'string' && value.length <= 3, 'too long', {
+        type: 'string',
+        minLength: 1,
+      })
+      name!: string;
+    }
+    HintClassSchema({ description: 'a hinted class' })(Hinted);
+
+    expect(schemaHintsOf(Hinted)).toEqual({
+      name: { type: 'string', minLength: 1, maxLength: 3 },
+    });
+    expect(classSchemaHintOf(Hinted)).toEqual({ description: 'a hinted class' });
+    expect((await validateBody(Hinted, { name: 'abc' })).ok).toBe(true);
+    expect((await validateBody(Hinted, { name: 'abcd' })).errors).toEqual([
+      { pointer: '/name', detail: 'too long' },
+    ]);
+  });
+});

@@ -1,0 +1,199 @@
+import { jest } from '@jest/globals';
+import { type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Api } from '../support/test-app';
+import { closedPort, PASSWORD, startHardenedApp } from './hardening-support';
+
+// Sign-ups and sign-ins hash passwords (scrypt): slow on a busy machine.
+jest.setTimeout(60_000);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+interface LogLine {
+  level: string;
+  time: string;
+  msg?: string;
+  context?: string;
+  requestId?: string;
+  accountId?: string;
+  [field: string]: unknown;
+}
+
+describe('request ids', () => {
+  let app: NestFastifyApplication;
+  let api: Api;
+
+  beforeAll(async () => {
+    app = await startHardenedApp({});
+    api = new Api(app);
+  });
+
+  afterAll(() => app.close());
+
+  it('echo a sane incoming X-Request-Id', async () => {
+    const id = 'editor-7f3a.91_b';
+    const response = await api.get('/health/live', { headers: { 'x-request-id': id } });
+    expect(response.headers['x-request-id']).toBe(id);
+  });
+
+  it.each([
+    ['none', undefined],
+    ['one too long', 'x'.repeat(129)],
+    ['one with other characters', 'abc def/<script>'],
+  ])('generate a UUID when the request carries %s', async (_what, id) => {
+    const response = await api.get(
+      '/health/live',
+      id === undefined ? {} : { headers: { 'x-request-id': id } },
+    );
+    expect(response.headers['x-request-id']).toMatch(UUID);
+  });
+
+  it('are on errors, unknown routes and CORS preflights too, one per request', async () => {
+    const answers = [
+      await api.get('/projects'),
+      await api.get('/no/such/route'),
+      await api.request('POST', '/accounts', {
+        raw: '{"username":',
+        headers: { 'content-type': 'application/json' },
+      }),
+      await api.request('OPTIONS', '/projects', {
+        headers: { origin: 'https://editor.example.com', 'access-control-request-method': 'POST' },
+      }),
+    ];
+    // Paths Fastify's router refuses (bad percent-encoding, over-long ids) are unknown too.
+    answers.push(await api.get('/projects/%zz'), await api.get(`/projects/${'a'.repeat(300)}`));
+    expect(answers.map((answer) => answer.status)).toEqual([401, 404, 400, 204, 404, 404]);
+    for (const answer of answers.slice(-2)) {
+      expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(answer.body).toMatchObject({ type: '/problems/not-found', status: 404 });
+    }
+    const ids = answers.map((answer) => answer.headers['x-request-id']);
+    for (const id of ids) expect(id).toMatch(UUID);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('logs', () => {
+  const lines: string[] = [];
+  let app: NestFastifyApplication;
+  let api: Api;
+
+  const parsed = (): LogLine[] => lines.map((line) => JSON.parse(line) as LogLine);
+
+  beforeAll(async () => {
+    // The most verbose level, and Redis unreachable, so that lines are written during requests.
+    app = await startHardenedApp(
+      { LOG_LEVEL: 'trace', REDIS_URL: `redis://127.0.0.1:${await closedPort()}` },
+      { logLines: lines },
+    );
+    api = new Api(app);
+  });
+
+  afterAll(() => app.close());
+
+  it('are JSON lines, Nest’s own included', () => {
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(() => JSON.parse(line) as unknown).not.toThrow();
+    expect(parsed()).toContainEqual(
+      expect.objectContaining({
+        level: 'info',
+        context: 'NestApplication',
+        msg: 'Nest application successfully started',
+      }),
+    );
+  });
+
+  it('never contain a password, a token, an Authorization header or an accounts body', async () => {
+    const username = `kate-${Date.now().toString(36)}`;
+    const signUp = await api.post('/accounts', { username, password: PASSWORD });
+    expect(signUp.status).toBe(201);
+    const wrong = await api.post('/accounts/auth/token', {
+      username,
+      password: 'a wrong password!',
+    });
+    expect(wrong.status).toBe(401);
+    const issued = await api.post('/accounts/auth/token', { username, password: PASSWORD });
+    expect(issued.status).toBe(200);
+    const token: string = issued.body.token;
+    const me = await api.get('/accounts/auth/me', { token });
+    expect(me.status).toBe(200);
+    const refused = await api.get('/projects', { token: `${token}x` });
+    expect(refused.status).toBe(401);
+
+    const output = lines.join('');
+    for (const secret of [PASSWORD, 'a wrong password!', token, `Bearer ${token}`, 'Bearer ']) {
+      expect(output).not.toContain(secret);
+    }
+    expect(output.toLowerCase()).not.toContain('authorization');
+    // The accounts bodies (requests and responses) carry the username: none is logged.
+    expect(output).not.toContain(username);
+  });
+
+  it('have one access line per request, with its id, route, status, duration and account', async () => {
+    const { token, id: accountId } = await api.newAccount('leo');
+    const me = await api.get('/accounts/auth/me', {
+      token,
+      headers: { 'x-request-id': 'me-call-1' },
+    });
+    const missing = await api.get('/no/such/route', { headers: { 'x-request-id': 'lost-call-1' } });
+    expect([me.status, missing.status]).toEqual([200, 404]);
+
+    const access = (requestId: string) =>
+      parsed().filter((line) => line.msg === 'request completed' && line.requestId === requestId);
+    expect(access('me-call-1')).toEqual([
+      expect.objectContaining({
+        level: 'info',
+        context: 'HTTP',
+        method: 'GET',
+        route: '/accounts/auth/me',
+        path: '/accounts/auth/me',
+        status: 200,
+        durationMs: expect.any(Number),
+        accountId,
+      }),
+    ]);
+    expect(access('lost-call-1')).toEqual([
+      expect.objectContaining({ method: 'GET', path: '/no/such/route', status: 404 }),
+    ]);
+    expect(access('lost-call-1')[0].accountId).toBeUndefined();
+  });
+
+  it('name the request on every line written while serving it', async () => {
+    const own: string[] = [];
+    const fresh = await startHardenedApp(
+      { LOG_LEVEL: 'info', REDIS_URL: `redis://127.0.0.1:${await closedPort()}` },
+      { logLines: own },
+    );
+    try {
+      const before = own.length;
+      // The first count on a Redis that is down: the fallback warns while serving the request.
+      const response = await new Api(fresh).post(
+        '/accounts',
+        { username: `nina-${Date.now().toString(36)}`, password: PASSWORD },
+        { headers: { 'x-request-id': 'inside-1' } },
+      );
+      expect(response.status).toBe(201);
+      const during = own.slice(before).map((line) => JSON.parse(line) as LogLine);
+      expect(during).toContainEqual(
+        expect.objectContaining({ level: 'warn', context: 'RateLimit', requestId: 'inside-1' }),
+      );
+      // (The harness may fetch the OpenAPI document meanwhile: its access line has its own id.)
+      for (const line of during.filter((entry) => entry.msg !== 'request completed')) {
+        expect(line.requestId).toBe('inside-1');
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('follow LOG_LEVEL', async () => {
+    const quiet: string[] = [];
+    const warnOnly = await startHardenedApp({ LOG_LEVEL: 'warn' }, { logLines: quiet });
+    try {
+      expect((await new Api(warnOnly).get('/health/live')).status).toBe(200);
+    } finally {
+      await warnOnly.close();
+    }
+    const levels = new Set(quiet.map((line) => (JSON.parse(line) as LogLine).level));
+    for (const level of levels) expect(['warn', 'error', 'fatal']).toContain(level);
+  });
+});

@@ -1,0 +1,408 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type NestFastifyApplication } from '@nestjs/platform-fastify';
+import Ajv, { type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { assertDocumentedResponse } from './support/openapi-validator';
+import { Api, startTestApp } from './support/test-app';
+
+/**
+ * The OpenAPI document: the served one is the committed openapi.json (so every change to the
+ * HTTP interface shows in review), and it describes every operation completely. That responses
+ * agree with it is checked on every request of the suite (support/openapi-validator.ts).
+ */
+
+type Json = Record<string, any>;
+
+// npm runs the suite from the repository root.
+const SNAPSHOT = join(process.cwd(), 'openapi.json');
+const REFRESH = 'npm run openapi:snapshot';
+const PUBLIC_OPERATIONS = new Set([
+  'POST /accounts',
+  'POST /accounts/auth/token',
+  'GET /health/live',
+  'GET /health/ready',
+]);
+const RESOURCE_TAGS = ['accounts', 'projects', 'blocks', 'rows', 'columns', 'contents', 'health'];
+const PROBLEM_SCHEMA_REF = '#/components/schemas/ProblemDetailsResponse';
+
+interface Operation {
+  key: string;
+  path: string;
+  method: string;
+  operation: Json;
+}
+
+/** Where two JSON values differ, as `pointer: committed → served` lines. */
+function differences(committed: unknown, served: unknown, pointer = ''): string[] {
+  if (JSON.stringify(committed) === JSON.stringify(served)) return [];
+  const bothObjects =
+    typeof committed === 'object' &&
+    committed !== null &&
+    typeof served === 'object' &&
+    served !== null &&
+    Array.isArray(committed) === Array.isArray(served);
+  if (!bothObjects) {
+    const show = (value: unknown) =>
+      value === undefined ? '(absent)' : JSON.stringify(value).slice(0, 120);
+    return [`${pointer || '/'}: ${show(committed)} → ${show(served)}`];
+  }
+  const keys = new Set([...Object.keys(committed), ...Object.keys(served)]);
+  return [...keys].flatMap((key) =>
+    differences(
+      (committed as Json)[key],
+      (served as Json)[key],
+      `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+    ),
+  );
+}
+
+describe('the OpenAPI document', () => {
+  let app: NestFastifyApplication;
+  let api: Api;
+  let served: Json;
+  let operations: Operation[];
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    api = new Api(app);
+    const response = await api.get('/docs/openapi.json');
+    expect(response.status).toBe(200);
+    served = response.body;
+    ajv.addSchema({ components: served.components }, 'openapi.json');
+    operations = Object.entries<Json>(served.paths).flatMap(([path, item]) =>
+      Object.entries<Json>(item).map(([method, operation]) => ({
+        key: `${method.toUpperCase()} ${path}`,
+        path,
+        method: method.toUpperCase(),
+        operation,
+      })),
+    );
+  });
+  afterAll(() => app.close());
+
+  const compiled = new Map<string, ValidateFunction>();
+  /** Validates against a schema of the served document (its references resolved there). */
+  const validate = (schema: Json, value: unknown): string | undefined => {
+    const text = JSON.stringify(schema).replace(/"#\/components\//g, '"openapi.json#/components/');
+    let check = compiled.get(text);
+    if (check === undefined) {
+      check = ajv.compile(JSON.parse(text) as Json);
+      compiled.set(text, check);
+    }
+    return check(value) ? undefined : ajv.errorsText(check.errors);
+  };
+
+  const each = (test: (operation: Operation) => string[]) => {
+    const problems = operations.flatMap((operation) =>
+      test(operation).map((problem) => `${operation.key}: ${problem}`),
+    );
+    expect(problems).toEqual([]);
+  };
+
+  it('is the committed openapi.json', () => {
+    let committed: unknown;
+    try {
+      committed = JSON.parse(readFileSync(SNAPSHOT, 'utf8'));
+    } catch (error) {
+      throw new Error(`openapi.json cannot be read (${String(error)}); write it with: ${REFRESH}`);
+    }
+    const found = differences(committed, served);
+    if (found.length > 0) {
+      throw new Error(
+        `The served /docs/openapi.json differs from the committed openapi.json in ` +
+          `${found.length} place(s) (committed → served):\n  ${found.slice(0, 25).join('\n  ')}` +
+          `${found.length > 25 ? `\n  … and ${found.length - 25} more` : ''}\n` +
+          `If the change is intended, refresh the snapshot and commit it: ${REFRESH}`,
+      );
+    }
+  });
+
+  it('describes 30 operations, each with a summary, a description, an id and its resource tag', () => {
+    expect(operations).toHaveLength(30);
+    each(({ path, operation }) => {
+      const problems: string[] = [];
+      if (!operation.summary) problems.push('no summary');
+      if (!operation.description) problems.push('no description');
+      if (!operation.operationId) problems.push('no operationId');
+      const tags = operation.tags as string[] | undefined;
+      if (tags?.length !== 1 || !RESOURCE_TAGS.includes(tags[0])) {
+        problems.push(`tags ${JSON.stringify(tags)}`);
+      }
+      // The resource is the last collection on the path (`/accounts/auth/me` is an account's).
+      const collections = path.split('/').filter((segment) => /^\w+$/.test(segment));
+      const expected = path.startsWith('/projects') ? collections.pop() : collections[0];
+      if (tags?.[0] !== expected) problems.push(`tagged ${tags?.[0]}, expected ${expected}`);
+      return problems;
+    });
+    expect(served.tags.map((tag: Json) => tag.name)).toEqual(RESOURCE_TAGS);
+  });
+
+  it('puts the bearer scheme on every protected operation and on no public one', () => {
+    expect(served.components.securitySchemes.bearer).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
+    each(({ key, operation }) => {
+      const isPublic = PUBLIC_OPERATIONS.has(key);
+      const security = JSON.stringify(operation.security ?? []);
+      if (isPublic && security !== '[]') return [`public, but security ${security}`];
+      if (!isPublic && security !== '[{"bearer":[]}]')
+        return [`protected, but security ${security}`];
+      return [];
+    });
+    const token = served.paths['/accounts/auth/token'].post.description as string;
+    expect(token).toMatch(/Authorize/);
+    expect(token).toMatch(/token/);
+  });
+
+  it('documents the error statuses each operation can give', () => {
+    each(({ key, path, method, operation }) => {
+      const statuses = Object.keys(operation.responses);
+      const expected = new Set<string>();
+      // Health probes are never rate limited, and liveness never touches the database.
+      if (!path.startsWith('/health')) expected.add('429');
+      if (key !== 'GET /health/live') expected.add('503');
+      if (!PUBLIC_OPERATIONS.has(key) || key === 'POST /accounts/auth/token') expected.add('401');
+      if (path.includes('{') || key === 'POST /accounts') expected.add('404');
+      if (operation.requestBody) ['400', '413', '415'].forEach((status) => expected.add(status));
+      if (/\/columns(\/\{columnId\})?$/.test(path) && ['POST', 'PUT'].includes(method)) {
+        expected.add('409');
+      }
+      if (key === 'POST /accounts') expected.add('409');
+      const errors = statuses.filter((status) => Number(status) >= 400);
+      const missing = [...expected].filter((status) => !errors.includes(status));
+      const extra = errors.filter((status) => !expected.has(status));
+      return [
+        ...missing.map((status) => `does not document ${status}`),
+        ...extra.map((status) => `documents ${status}, which it cannot give`),
+      ];
+    });
+  });
+
+  it('gives every error response the problem+json schema, its headers and one example per kind', () => {
+    each(({ operation }) => {
+      const problems: string[] = [];
+      for (const [status, response] of Object.entries<Json>(operation.responses)) {
+        if (Number(status) < 400) continue;
+        const content = response.content ?? {};
+        if (Object.keys(content).join() !== 'application/problem+json') {
+          problems.push(`${status}: content ${Object.keys(content).join()}`);
+          continue;
+        }
+        const { schema, examples } = content['application/problem+json'];
+        if (schema.allOf?.[0]?.$ref !== PROBLEM_SCHEMA_REF) {
+          problems.push(`${status}: not a ProblemDetailsResponse`);
+        }
+        const kinds: Json[] = schema.oneOf ?? [schema];
+        const types = kinds.map((kind) => kind.properties.type.enum[0] as string);
+        const exampleTypes = Object.values<Json>(examples ?? {}).map(
+          (example) => example.value.type,
+        );
+        if (JSON.stringify(exampleTypes) !== JSON.stringify(types)) {
+          problems.push(`${status}: examples ${exampleTypes.join()} for kinds ${types.join()}`);
+        }
+        for (const [name, example] of Object.entries<Json>(examples ?? {})) {
+          const invalid = validate(schema, example.value);
+          if (invalid) problems.push(`${status}: example ${name}: ${invalid}`);
+          if (example.value.status !== Number(status)) problems.push(`${status}: example ${name}`);
+        }
+        const header = (name: string) => response.headers?.[name];
+        if (
+          types.includes('/problems/unauthorized') &&
+          header('WWW-Authenticate')?.required !== true
+        ) {
+          problems.push(`${status}: no WWW-Authenticate`);
+        }
+        if (['429', '503'].includes(status) && header('Retry-After')?.required !== true) {
+          problems.push(`${status}: no Retry-After`);
+        }
+      }
+      return problems;
+    });
+  });
+
+  it('gives every success response its schema and an example; 201 a Location, 204 no body', () => {
+    each(({ key, operation }) => {
+      const problems: string[] = [];
+      const successes = Object.entries<Json>(operation.responses).filter(
+        ([status]) => Number(status) < 400,
+      );
+      if (successes.length !== 1) problems.push(`${successes.length} success responses`);
+      for (const [status, response] of successes) {
+        if (!response.description) problems.push(`${status}: no description`);
+        if (status === '204') {
+          if (response.content) problems.push('204 with a body');
+          continue;
+        }
+        const media = response.content?.['application/json'];
+        if (!media?.schema) {
+          problems.push(`${status}: no application/json schema`);
+          continue;
+        }
+        if (media.example === undefined) problems.push(`${status}: no example`);
+        const invalid = validate(media.schema, media.example);
+        if (invalid) problems.push(`${status}: the example does not match: ${invalid}`);
+        const location = response.headers?.Location;
+        if (status === '201' && key !== 'POST /accounts') {
+          if (location?.required !== true) problems.push('201 without Location');
+          else if (!String(location.example).startsWith('/projects')) {
+            problems.push(`Location example ${location.example}`);
+          }
+        }
+      }
+      return problems;
+    });
+  });
+
+  it('closes every schema and gives every request body member a type and its constraints', () => {
+    const schemas = served.components.schemas as Json;
+    const problems: string[] = [];
+    for (const [name, schema] of Object.entries<Json>(schemas)) {
+      if (schema.additionalProperties !== false) problems.push(`${name} is open`);
+    }
+    const bodies = operations
+      .map(({ operation }) => operation.requestBody?.content?.['application/json']?.schema?.$ref)
+      .filter((ref): ref is string => ref !== undefined);
+    const seen = new Set<string>();
+    const visit = (ref: string) => {
+      const name = ref.split('/').pop() as string;
+      if (seen.has(name)) return;
+      seen.add(name);
+      for (const [member, schema] of Object.entries<Json>(schemas[name].properties ?? {})) {
+        const text = JSON.stringify(schema);
+        if (!/"(type|\$ref|oneOf|anyOf|enum)"/.test(text) || schema.type === 'object') {
+          problems.push(`${name}.${member} has no precise type: ${text}`);
+        }
+        [...text.matchAll(/"\$ref":"([^"]+)"/g)].forEach(([, nested]) => visit(nested));
+      }
+    };
+    bodies.forEach(visit);
+    expect(problems).toEqual([]);
+    expect(seen.size).toBeGreaterThan(15);
+  });
+
+  it('carries the contract constraints in the request bodies', () => {
+    const schemas = served.components.schemas as Json;
+    const member = (name: string, prop: string) => schemas[name].properties[prop];
+
+    expect(member('SignUpDto', 'username')).toMatchObject({ minLength: 3, maxLength: 254 });
+    expect(member('SignUpDto', 'password')).toMatchObject({ minLength: 8, maxLength: 256 });
+    expect(schemas.SignUpDto.required).toEqual(['username', 'password']);
+    expect(member('CreateProjectDto', 'title')).toMatchObject({ minLength: 1, maxLength: 200 });
+    expect(schemas.CreateProjectDto.required).toEqual(['title']);
+    expect(schemas.UpdateProjectDto.required).toBeUndefined();
+    expect(member('CreateBlockDto', 'description')).toMatchObject({ maxLength: 500 });
+    expect(schemas.CreateBlockDto.required).toEqual(['description']);
+    expect(member('CreateRowDto', 'position')).toMatchObject({ type: 'integer', minimum: 0 });
+    expect(member('BlockStyleDto', 'opacity')).toMatchObject({ minimum: 0, maximum: 1 });
+    expect(member('ContentStyleDto', 'backgroundRepeat').enum).toEqual([
+      'repeat',
+      'repeat-x',
+      'repeat-y',
+      'no-repeat',
+      'space',
+      'round',
+    ]);
+    expect(member('ContentStyleDto', 'backgroundImage').oneOf).toHaveLength(2);
+    expect(member('ImageDataDto', 'url')).toMatchObject({ format: 'uri', maxLength: 2048 });
+    expect(member('VideoDataDto', 'provider').enum).toEqual([
+      'youtube',
+      'vimeo',
+      'wistia',
+      'loom',
+      'file',
+    ]);
+    expect(member('QuoteOptionsDto', 'currency')).toMatchObject({ pattern: '^[A-Z]{3}$' });
+    expect(member('QuoteContentDto', 'fields')).toMatchObject({ maxItems: 20 });
+    expect(member('QuoteContentDto', 'items')).toMatchObject({ maxItems: 1000 });
+    expect(member('TextDataDto', 'html')).toMatchObject({ maxLength: 100000 });
+
+    // The size: an integer 1..12 or its string form.
+    for (const dto of ['CreateColumnDto', 'UpdateColumnDto']) {
+      const size = member(dto, 'size');
+      expect(size.type).toBeUndefined();
+      expect([validate(size, 6), validate(size, '12')]).toEqual([undefined, undefined]);
+      const accepted = [0, 13, 6.5, '6.5', 'six', '06', true, null].filter(
+        (wrong) => validate(size, wrong) === undefined,
+      );
+      expect(accepted).toEqual([]);
+    }
+
+    // Each content type with the data of that type, on every content body.
+    for (const dto of ['CreateContentDto', 'UpdateContentDto', 'ColumnContentDto']) {
+      const body = schemas[dto];
+      expect(body.required).toEqual(['type']);
+      const ok = (value: Json) => validate({ $ref: `#/components/schemas/${dto}` }, value);
+      expect(ok({ type: 'text', data: { html: '<p>Hi</p>' } })).toBeUndefined();
+      expect(ok({ type: 'empty', data: {} })).toBeUndefined();
+      expect(ok({ type: 'video', data: { url: 'https://youtu.be/x', provider: 'youtube' } })).toBe(
+        undefined,
+      );
+      expect(ok({ type: 'empty', data: { html: '<p>Hi</p>' } })).toBeDefined();
+      expect(ok({ type: 'text', data: { url: 'https://example.com' } })).toBeDefined();
+      expect(ok({ type: 'poem' })).toBeDefined();
+    }
+  });
+
+  describe('the check every e2e response goes through', () => {
+    const baseUrl = () => {
+      const address = app.getHttpServer().address();
+      return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    };
+    const json = { 'content-type': 'application/json; charset=utf-8' };
+    const problemJson = { 'content-type': 'application/problem+json; charset=utf-8' };
+    const project = {
+      _id: 'x',
+      title: 'Proposal',
+      createdAt: '2026-11-22T10:15:30.000Z',
+      updatedAt: '2026-11-22T10:15:30.000Z',
+    };
+    const check = (response: Json) =>
+      assertDocumentedResponse(baseUrl(), {
+        method: 'GET',
+        url: '/projects',
+        status: 200,
+        headers: json,
+        text: JSON.stringify([project]),
+        ...response,
+      });
+
+    it('accepts a documented response', async () => {
+      await expect(check({})).resolves.toBeUndefined();
+    });
+
+    it.each([
+      ['an undocumented status', { status: 418 }, /status 418 is not documented/],
+      ['an undocumented content type', { headers: { 'content-type': 'text/html' } }, /text\/html/],
+      ['a member too many', { text: JSON.stringify([{ ...project, owner: 'x' }]) }, /additional/],
+      ['a member missing', { text: JSON.stringify([{ _id: 'x' }]) }, /required/],
+      ['a body on a 204', { method: 'DELETE', url: '/projects/x', status: 204 }, /without a body/],
+      [
+        'a 201 without Location',
+        { method: 'POST', status: 201, text: JSON.stringify({ ...project, blocks: [] }) },
+        /Location/,
+      ],
+      [
+        'a 401 without its challenge',
+        { status: 401, headers: problemJson, text: JSON.stringify({}) },
+        /WWW-Authenticate/,
+      ],
+      ['an unknown route that answers', { url: '/nowhere' }, /must answer 404/],
+      [
+        'an unknown route with another problem',
+        {
+          url: '/nowhere',
+          status: 404,
+          headers: problemJson,
+          text: JSON.stringify({ type: '/problems/internal', title: 'x', status: 404 }),
+        },
+        /allowed values/,
+      ],
+    ])('refuses %s', async (_, response, message) => {
+      await expect(check(response)).rejects.toThrow(message);
+    });
+  });
+});
