@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { CountersModule } from '../common/counters/counters.module';
+import { AccessTokenCache } from './access-token-cache';
 import { AccountsController } from './accounts.controller';
 import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
@@ -15,6 +16,7 @@ import { PasswordHasher } from './password-hasher';
   controllers: [AccountsController],
   providers: [
     AccountsService,
+    AccessTokenCache,
     AccountsRepository,
     PasswordHasher,
     LoginAttemptLimiter,

@@ -51,11 +51,17 @@ export class AccountsRepository {
     ]);
   }
 
-  async findByAccessToken(tokenHash: string, now: Date): Promise<AccountRecord | null> {
+  async findByAccessToken(
+    tokenHash: string,
+    now: Date,
+  ): Promise<(AccountRecord & { tokenExpiresAt: Date }) | null> {
     const token = await this.prisma.accessToken.findFirst({
       where: { tokenHash, expiresAt: { gt: now } },
-      select: { account: { select: { id: true, username: true, createdAt: true } } },
+      select: {
+        expiresAt: true,
+        account: { select: { id: true, username: true, createdAt: true } },
+      },
     });
-    return token?.account ?? null;
+    return token && { ...token.account, tokenExpiresAt: token.expiresAt };
   }
 }

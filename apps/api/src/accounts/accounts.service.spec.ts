@@ -189,6 +189,7 @@ describe('AccountsService', () => {
         id: 'acc-1',
         username: 'Alice',
         createdAt: new Date(),
+        tokenExpiresAt: new Date(NOW + 3_600_000),
       });
       await expect(serviceWith().authenticate('the-token')).resolves.toEqual({
         id: 'acc-1',
@@ -197,6 +198,24 @@ describe('AccountsService', () => {
       const [hash, now] = repository.findByAccessToken.mock.calls[0];
       expect(hash).toBe(createHash('sha256').update('the-token').digest('hex'));
       expect(now).toBeInstanceOf(Date);
+    });
+
+    it('remembers a verified token briefly, never past its expiry', async () => {
+      const clock = jest.spyOn(Date, 'now').mockReturnValue(NOW);
+      repository.findByAccessToken.mockResolvedValue({
+        id: 'acc-1',
+        username: 'Alice',
+        createdAt: new Date(),
+        tokenExpiresAt: new Date(NOW + 10_000),
+      });
+      const service = serviceWith();
+      await service.authenticate('the-token');
+      await service.authenticate('the-token');
+      expect(repository.findByAccessToken).toHaveBeenCalledTimes(1);
+      clock.mockReturnValue(NOW + 10_000);
+      repository.findByAccessToken.mockResolvedValue(null);
+      await expect(service.authenticate('the-token')).resolves.toBeNull();
+      expect(repository.findByAccessToken).toHaveBeenCalledTimes(2);
     });
 
     it('returns null for an unknown or expired token', async () => {

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { InvalidCredentialsError, SignUpDisabledError } from '../common/errors';
 import { hashAccessToken, newAccessToken } from './access-token';
+import { AccessTokenCache } from './access-token-cache';
 import { type AccountRecord, AccountsRepository } from './accounts.repository';
 import { type AuthenticatedAccount } from './authenticated-account';
 import { LoginAttemptLimiter } from './login-attempt-limiter';
@@ -24,6 +25,7 @@ export class AccountsService {
     private readonly hasher: PasswordHasher,
     private readonly limiter: LoginAttemptLimiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly tokenCache: AccessTokenCache = new AccessTokenCache(),
   ) {}
 
   async signUp(username: string, password: string): Promise<AccountRecord> {
@@ -62,7 +64,16 @@ export class AccountsService {
 
   /** The account a bearer token belongs to, or null when it is unknown or expired. */
   async authenticate(token: string): Promise<AuthenticatedAccount | null> {
-    const account = await this.accounts.findByAccessToken(hashAccessToken(token), new Date());
-    return account && { id: account.id, username: account.username };
+    const tokenHash = hashAccessToken(token);
+    const cached = this.tokenCache.get(tokenHash);
+    if (cached) return cached;
+    const found = await this.accounts.findByAccessToken(tokenHash, new Date());
+    if (!found) return null;
+    const account = { id: found.id, username: found.username };
+    // A repository without an expiry (older callers, tests) simply is not cached.
+    if (found.tokenExpiresAt instanceof Date) {
+      this.tokenCache.set(tokenHash, account, found.tokenExpiresAt);
+    }
+    return account;
   }
 }

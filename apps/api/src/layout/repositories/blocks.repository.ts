@@ -80,7 +80,9 @@ export class BlocksRepository {
         select: { position: true },
       });
       if (!block) return false;
-      await tx.block.delete({ where: { id: scope.blockId } });
+      // deleteMany: a concurrent cascade may have removed it already, which is a 404, not a 500.
+      const { count } = await tx.block.deleteMany({ where: { id: scope.blockId } });
+      if (count === 0) return false;
       await closeSlot(tx, 'block', scope.projectId, block.position);
       return true;
     });

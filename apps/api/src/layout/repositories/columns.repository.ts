@@ -102,7 +102,9 @@ export class ColumnsRepository {
         select: { position: true },
       });
       if (!column) return false;
-      await tx.column.delete({ where: { id: scope.columnId } });
+      // deleteMany: a concurrent cascade may have removed it already, which is a 404, not a 500.
+      const { count } = await tx.column.deleteMany({ where: { id: scope.columnId } });
+      if (count === 0) return false;
       await closeSlot(tx, 'column', scope.rowId, column.position);
       return true;
     });

@@ -88,7 +88,9 @@ export class ContentsRepository {
         select: { position: true },
       });
       if (!content) return false;
-      await tx.content.delete({ where: { id: scope.contentId } });
+      // deleteMany: a concurrent cascade may have removed it already, which is a 404, not a 500.
+      const { count } = await tx.content.deleteMany({ where: { id: scope.contentId } });
+      if (count === 0) return false;
       await closeSlot(tx, 'content', scope.columnId, content.position);
       return true;
     });

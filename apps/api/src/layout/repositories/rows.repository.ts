@@ -71,7 +71,9 @@ export class RowsRepository {
       if (!(await lockBlock(tx, scope))) return false;
       const row = await tx.row.findFirst({ where: rowWhere(scope), select: { position: true } });
       if (!row) return false;
-      await tx.row.delete({ where: { id: scope.rowId } });
+      // deleteMany: a concurrent cascade may have removed it already, which is a 404, not a 500.
+      const { count } = await tx.row.deleteMany({ where: { id: scope.rowId } });
+      if (count === 0) return false;
       await closeSlot(tx, 'row', scope.blockId, row.position);
       return true;
     });
