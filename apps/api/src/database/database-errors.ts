@@ -17,18 +17,32 @@ const UNAVAILABLE_MESSAGES =
 /**
  * Whether an error thrown by Prisma, its pg driver adapter or pg itself means the database is
  * unreachable (answer 503 and let the pool reconnect) rather than a defect (answer 500).
+ *
+ * Prisma reports a PostgreSQL error it has no code of its own for (such as 57P03 "the database
+ * system is shutting down" / "is starting up") as P2039 (P2010 for raw queries), with the
+ * adapter's error, which carries the SQLSTATE, under `meta.driverAdapterError`: that is
+ * followed too, like `cause`.
  */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (depth > 5 || typeof error !== 'object' || error === null) return false;
-  const { code, cause, message, originalCode, kind } = error as Record<string, unknown>;
+  const { code, cause, message, originalCode, kind, meta } = error as Record<string, unknown>;
   if (typeof code === 'string') {
     if (PRISMA_UNAVAILABLE_CODES.has(code) || NODE_NETWORK_CODES.has(code)) return true;
     if (SQLSTATE_UNAVAILABLE.test(code)) return true;
   }
   if (typeof originalCode === 'string' && SQLSTATE_UNAVAILABLE.test(originalCode)) return true;
-  if (kind === 'DatabaseNotReachable' || kind === 'SocketTimeout' || kind === 'ConnectionClosed') {
+  if (
+    kind === 'DatabaseNotReachable' ||
+    kind === 'SocketTimeout' ||
+    kind === 'ConnectionClosed' ||
+    kind === 'TooManyConnections'
+  ) {
     return true;
   }
   if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
-  return isDatabaseUnavailable(cause, depth + 1);
+  const adapterError =
+    typeof meta === 'object' && meta !== null
+      ? (meta as Record<string, unknown>).driverAdapterError
+      : undefined;
+  return isDatabaseUnavailable(cause, depth + 1) || isDatabaseUnavailable(adapterError, depth + 1);
 }
