@@ -1,3 +1,4 @@
+import { answerClientError } from './client-errors';
 import { type IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -40,6 +41,7 @@ export async function createApp(
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     genReqId: (request: IncomingMessage) => requestIdFrom(request.headers[REQUEST_ID_HEADER]),
     frameworkErrors: answerUnroutableUrl,
+    clientErrorHandler: answerClientError,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     // Nest's own lines and every `new Logger(context)` go out as the same JSON lines.

@@ -2,6 +2,8 @@
 export const PROBLEM_TYPES = {
   validation: '/problems/validation',
   malformedJson: '/problems/malformed-json',
+  malformedRequest: '/problems/malformed-request',
+  headersTooLarge: '/problems/headers-too-large',
   unauthorized: '/problems/unauthorized',
   invalidCredentials: '/problems/invalid-credentials',
   notFound: '/problems/not-found',
@@ -21,6 +23,8 @@ export type ProblemType = (typeof PROBLEM_TYPES)[ProblemKind];
 export const PROBLEM_TITLES: Readonly<Record<ProblemType, string>> = Object.freeze({
   '/problems/validation': 'Invalid request body',
   '/problems/malformed-json': 'Malformed JSON',
+  '/problems/malformed-request': 'Malformed HTTP request',
+  '/problems/headers-too-large': 'Request headers too large',
   '/problems/unauthorized': 'Authentication required',
   '/problems/invalid-credentials': 'Invalid username or password',
   '/problems/not-found': 'Not found',
@@ -37,6 +41,8 @@ export const PROBLEM_TITLES: Readonly<Record<ProblemType, string>> = Object.free
 export const PROBLEM_STATUSES: Readonly<Record<ProblemType, number>> = Object.freeze({
   '/problems/validation': 400,
   '/problems/malformed-json': 400,
+  '/problems/malformed-request': 400,
+  '/problems/headers-too-large': 431,
   '/problems/unauthorized': 401,
   '/problems/invalid-credentials': 401,
   '/problems/not-found': 404,

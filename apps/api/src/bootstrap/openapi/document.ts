@@ -33,7 +33,9 @@ whose \`type\` names the kind of problem: \`/problems/validation\` (400, with \`
 \`/problems/row-width-exceeded\` (409, with \`availableSize\`), \`/problems/username-taken\` (409),
 \`/problems/payload-too-large\` (413), \`/problems/unsupported-media-type\` (415),
 \`/problems/rate-limited\` (429), \`/problems/database-unavailable\` (503) and
-\`/problems/internal\` (500: a fault of the service, which says nothing more).`;
+\`/problems/internal\` (500: a fault of the service, which says nothing more). Any operation can
+also answer \`/problems/headers-too-large\` (431, headers over 16 KiB) or
+\`/problems/malformed-request\` (400, not parseable as HTTP), before the request is routed.`;
 
 const TAGS: ReadonlyArray<[string, string]> = [
   ['accounts', 'Sign-up, bearer tokens and the calling account'],

@@ -21,8 +21,15 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
  */
 export const INSTANCE_PLACEHOLDER = '{request path}';
 
-/** Every problem kind an operation can document (`internal` is not a promise, see the info text). */
-export type DocumentedProblemKind = Exclude<ProblemKind, 'internal'>;
+/**
+ * Every problem kind an operation can document. `internal` is not a promise, and the two that
+ * Node's HTTP parser raises before any route is known (headers too large, a malformed request)
+ * are described once in the info text.
+ */
+export type DocumentedProblemKind = Exclude<
+  ProblemKind,
+  'internal' | 'malformedRequest' | 'headersTooLarge'
+>;
 
 interface ProblemDoc {
   /** When the problem occurs, as a sentence. */
