@@ -1,8 +1,8 @@
 import { Matches } from 'class-validator';
+import { RESOURCE_ID } from '../../common/pipes/resource-id';
 
-// Ids are UUIDs (version 7, time-ordered). Anything else cannot name a resource: the validation
-// pipe turns a failure on a path parameter into a 404, never a 400.
-const RESOURCE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// These classes describe the path parameters (for the OpenAPI document). The validation pipe
+// checks them against RESOURCE_ID directly: a malformed id is a 404, never a 400.
 
 export class ProjectPath {
   /** Id of the project. */
