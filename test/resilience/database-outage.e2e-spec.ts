@@ -144,7 +144,7 @@ describe('database outage: the built service on a PostgreSQL that stops and come
     // The process stayed up and answered every request, promptly: none waited past the
     // database timeout (plus a margin).
     const log = `Service log:\n${service.output().slice(-20_000)}`;
-    expect(service.running()).toBe(true);
+    if (!service.running()) throw new Error(`The service exited during the outage.\n${log}`);
     expectNone(
       'Requests not answered',
       problems(all, (o) => o.kind === 'answered'),

@@ -3,6 +3,7 @@ import { type IncomingMessage, type Server, type ServerResponse } from 'node:htt
 import { Logger } from '@nestjs/common';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './bootstrap/create-app';
+import { isDatabaseUnavailable } from './database/database-errors';
 import { ConfigError, loadConfig } from './config/load-config';
 
 const logger = new Logger('Main');
@@ -88,6 +89,25 @@ function trackResponses(server: Server): ReadonlySet<ServerResponse> {
   return open;
 }
 
+/**
+ * A connection to PostgreSQL that breaks while idle or half-open (the server restarting) can
+ * surface as an error event or a rejection that no request awaits. Those must not take the
+ * process down: the pool reconnects by itself. Anything else is a defect: log it and exit.
+ */
+function surviveDatabaseConnectionErrors() {
+  const onStray = (kind: string) => (error: unknown) => {
+    if (isDatabaseUnavailable(error)) {
+      logger.warn(`${kind} from a database connection (the pool reconnects): ${String(error)}`);
+      return;
+    }
+    logger.fatal(`${kind}: exiting`, error instanceof Error ? error.stack : String(error));
+    process.exit(1);
+  };
+  process.on('uncaughtException', onStray('Uncaught exception'));
+  process.on('unhandledRejection', onStray('Unhandled rejection'));
+}
+
+surviveDatabaseConnectionErrors();
 main().catch((error: unknown) => {
   // A bad configuration is the operator's to fix: say what, without a stack trace.
   if (error instanceof ConfigError) console.error(error.message);
