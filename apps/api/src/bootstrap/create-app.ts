@@ -14,6 +14,7 @@ import { createRootLogger } from '../common/logging/root-logger';
 import { RATE_LIMIT_HEADER_NAMES } from '../common/throttling/rate-limit-headers';
 import { type AppConfig } from '../config/app-config';
 import { configureJsonBodies, BODY_LIMIT_BYTES } from './json-bodies';
+import { configureJsonReplies } from './json-replies';
 import { setUpOpenApi } from './openapi';
 import { configureSecurityHeaders } from './security-headers';
 import { answerUnroutableUrl } from './unroutable-urls';
@@ -55,6 +56,7 @@ export async function createApp(
   trackRequests(fastify);
   logEveryRequest(fastify, logger);
   configureJsonBodies(fastify);
+  configureJsonReplies(fastify);
   await configureSecurityHeaders(app);
 
   app.useGlobalPipes(new ContractValidationPipe());

@@ -12,6 +12,7 @@ import {
 } from '../../bootstrap/openapi/decorators';
 import { BLOCK_EXAMPLE, NEW } from '../../bootstrap/openapi/examples';
 import { CreatesResource } from '../../common/decorators/creates-resource.decorator';
+import { type SerializedJson } from '../../common/json/serialized-json';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { presentBlock } from '../layout.presenter';
 import { BlockPath, ProjectPath } from '../params/layout-paths.params';
@@ -51,8 +52,8 @@ export class BlocksController {
   async list(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ProjectPath,
-  ): Promise<BlockResponse[]> {
-    return (await this.blocks.list({ accountId: account.id, ...path })).map(presentBlock);
+  ): Promise<SerializedJson<BlockResponse[]>> {
+    return this.blocks.list({ accountId: account.id, ...path });
   }
 
   @Get(':blockId')
@@ -65,8 +66,8 @@ export class BlocksController {
   async retrieve(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: BlockPath,
-  ): Promise<BlockResponse> {
-    return presentBlock(await this.blocks.retrieve({ accountId: account.id, ...path }));
+  ): Promise<SerializedJson<BlockResponse>> {
+    return this.blocks.retrieve({ accountId: account.id, ...path });
   }
 
   @Put(':blockId')

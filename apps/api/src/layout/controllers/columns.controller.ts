@@ -12,6 +12,7 @@ import {
 } from '../../bootstrap/openapi/decorators';
 import { COLUMN_EXAMPLE, NEW } from '../../bootstrap/openapi/examples';
 import { CreatesResource } from '../../common/decorators/creates-resource.decorator';
+import { type SerializedJson } from '../../common/json/serialized-json';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { presentColumn } from '../layout.presenter';
 import { ColumnPath, RowPath } from '../params/layout-paths.params';
@@ -52,8 +53,8 @@ export class ColumnsController {
   async list(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: RowPath,
-  ): Promise<ColumnResponse[]> {
-    return (await this.columns.list({ accountId: account.id, ...path })).map(presentColumn);
+  ): Promise<SerializedJson<ColumnResponse[]>> {
+    return this.columns.list({ accountId: account.id, ...path });
   }
 
   @Get(':columnId')
@@ -66,8 +67,8 @@ export class ColumnsController {
   async retrieve(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ColumnPath,
-  ): Promise<ColumnResponse> {
-    return presentColumn(await this.columns.retrieve({ accountId: account.id, ...path }));
+  ): Promise<SerializedJson<ColumnResponse>> {
+    return this.columns.retrieve({ accountId: account.id, ...path });
   }
 
   @Put(':columnId')

@@ -12,6 +12,7 @@ import {
 } from '../../bootstrap/openapi/decorators';
 import { CONTENT_EXAMPLE, NEW } from '../../bootstrap/openapi/examples';
 import { CreatesResource } from '../../common/decorators/creates-resource.decorator';
+import { type SerializedJson } from '../../common/json/serialized-json';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { presentContent } from '../layout.presenter';
 import { ColumnPath, ContentPath } from '../params/layout-paths.params';
@@ -53,8 +54,8 @@ export class ContentsController {
   async list(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ColumnPath,
-  ): Promise<ContentResponse[]> {
-    return (await this.contents.list({ accountId: account.id, ...path })).map(presentContent);
+  ): Promise<SerializedJson<ContentResponse[]>> {
+    return this.contents.list({ accountId: account.id, ...path });
   }
 
   @Get(':contentId')
@@ -67,8 +68,8 @@ export class ContentsController {
   async retrieve(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ContentPath,
-  ): Promise<ContentResponse> {
-    return presentContent(await this.contents.retrieve({ accountId: account.id, ...path }));
+  ): Promise<SerializedJson<ContentResponse>> {
+    return this.contents.retrieve({ accountId: account.id, ...path });
   }
 
   @Put(':contentId')

@@ -17,6 +17,7 @@ import {
 } from '../../bootstrap/openapi/decorators';
 import { NEW, PROJECT_EXAMPLE, PROJECT_SUMMARY_EXAMPLE } from '../../bootstrap/openapi/examples';
 import { CreatesResource } from '../../common/decorators/creates-resource.decorator';
+import { type SerializedJson } from '../../common/json/serialized-json';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { presentProject, presentProjectSummary } from '../layout.presenter';
 import { ProjectPath } from '../params/layout-paths.params';
@@ -67,8 +68,8 @@ export class ProjectsController {
   async retrieve(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ProjectPath,
-  ): Promise<ProjectResponse> {
-    return presentProject(await this.projects.retrieve({ accountId: account.id, ...path }));
+  ): Promise<SerializedJson<ProjectResponse>> {
+    return this.projects.retrieve({ accountId: account.id, ...path });
   }
 
   @Put(':projectId')
@@ -82,8 +83,8 @@ export class ProjectsController {
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ProjectPath,
     @Body() body: UpdateProjectDto,
-  ): Promise<ProjectResponse> {
-    return presentProject(await this.projects.update({ accountId: account.id, ...path }, body));
+  ): Promise<SerializedJson<ProjectResponse>> {
+    return this.projects.update({ accountId: account.id, ...path }, body);
   }
 
   @Delete(':projectId')

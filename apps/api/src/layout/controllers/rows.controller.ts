@@ -12,6 +12,7 @@ import {
 } from '../../bootstrap/openapi/decorators';
 import { NEW, ROW_EXAMPLE } from '../../bootstrap/openapi/examples';
 import { CreatesResource } from '../../common/decorators/creates-resource.decorator';
+import { type SerializedJson } from '../../common/json/serialized-json';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { presentRow } from '../layout.presenter';
 import { BlockPath, RowPath } from '../params/layout-paths.params';
@@ -52,8 +53,8 @@ export class RowsController {
   async list(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: BlockPath,
-  ): Promise<RowResponse[]> {
-    return (await this.rows.list({ accountId: account.id, ...path })).map(presentRow);
+  ): Promise<SerializedJson<RowResponse[]>> {
+    return this.rows.list({ accountId: account.id, ...path });
   }
 
   @Get(':rowId')
@@ -66,8 +67,8 @@ export class RowsController {
   async retrieve(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: RowPath,
-  ): Promise<RowResponse> {
-    return presentRow(await this.rows.retrieve({ accountId: account.id, ...path }));
+  ): Promise<SerializedJson<RowResponse>> {
+    return this.rows.retrieve({ accountId: account.id, ...path });
   }
 
   @Put(':rowId')

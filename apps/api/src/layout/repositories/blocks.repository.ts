@@ -1,14 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { type BlockStyle } from '@layout/contracts';
+import { type BlockResponse, type BlockStyle } from '@layout/contracts';
+import { type SerializedJson } from '../../common/json/serialized-json';
 import { PrismaService } from '../../database/prisma.service';
 import { type BlockRecord } from '../layout.records';
 import { type BlockScope, type ProjectScope } from '../layout.scopes';
+import { DOCUMENT, readDocument } from './documents';
 import { asJson } from './json';
 import { toBlock } from './record-mappers';
-import { blockWhere, projectWhere } from './scope-filters';
+import { blockWhere } from './scope-filters';
 import { lockBlock, lockProject } from './scope-locks';
+import { blockMatch, projectMatch } from './scope-sql';
 import { closeSlot, moveToSlot, openSlot } from './sibling-order';
-import { blockSelect, byPosition } from './tree-selects';
+import { blockSelect } from './tree-selects';
 
 export interface BlockWrite {
   description?: string;
@@ -20,20 +23,12 @@ export class BlocksRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /** null when the project does not exist for this account. */
-  async listTrees(scope: ProjectScope): Promise<BlockRecord[] | null> {
-    const project = await this.prisma.project.findFirst({
-      where: projectWhere(scope),
-      select: { blocks: { select: blockSelect, orderBy: byPosition } },
-    });
-    return project && project.blocks.map(toBlock);
+  listDocument(scope: ProjectScope): Promise<SerializedJson<BlockResponse[]> | null> {
+    return readDocument(this.prisma, DOCUMENT.blocksOfProject, projectMatch(scope));
   }
 
-  async findTree(scope: BlockScope): Promise<BlockRecord | null> {
-    const block = await this.prisma.block.findFirst({
-      where: blockWhere(scope),
-      select: blockSelect,
-    });
-    return block && toBlock(block);
+  findTreeDocument(scope: BlockScope): Promise<SerializedJson<BlockResponse> | null> {
+    return readDocument(this.prisma, DOCUMENT.block, blockMatch(scope));
   }
 
   async create(

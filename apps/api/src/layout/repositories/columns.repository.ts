@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
+import { type ColumnResponse } from '@layout/contracts';
+import { type SerializedJson } from '../../common/json/serialized-json';
 import { PrismaService } from '../../database/prisma.service';
 import { type ColumnRecord, type ContentRecord, type ContentWrite } from '../layout.records';
 import { type ColumnScope, type RowScope } from '../layout.scopes';
 import { replaceColumnContents } from './column-contents';
+import { DOCUMENT, readDocument } from './documents';
 import { toColumn, toContent } from './record-mappers';
-import { columnWhere, rowWhere } from './scope-filters';
+import { columnWhere } from './scope-filters';
 import { lockColumn, lockRow } from './scope-locks';
+import { columnMatch, rowMatch } from './scope-sql';
 import { closeSlot, moveToSlot, openSlot } from './sibling-order';
 import { type Tx } from './transaction';
 import { byPosition, columnSelect, contentSelect } from './tree-selects';
@@ -30,20 +34,12 @@ export class ColumnsRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /** null when the row does not exist for this account. */
-  async listTrees(scope: RowScope): Promise<ColumnRecord[] | null> {
-    const row = await this.prisma.row.findFirst({
-      where: rowWhere(scope),
-      select: { columns: { select: columnSelect, orderBy: byPosition } },
-    });
-    return row && row.columns.map(toColumn);
+  listDocument(scope: RowScope): Promise<SerializedJson<ColumnResponse[]> | null> {
+    return readDocument(this.prisma, DOCUMENT.columnsOfRow, rowMatch(scope));
   }
 
-  async findTree(scope: ColumnScope): Promise<ColumnRecord | null> {
-    const column = await this.prisma.column.findFirst({
-      where: columnWhere(scope),
-      select: columnSelect,
-    });
-    return column && toColumn(column);
+  findTreeDocument(scope: ColumnScope): Promise<SerializedJson<ColumnResponse> | null> {
+    return readDocument(this.prisma, DOCUMENT.column, columnMatch(scope));
   }
 
   async create(

@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
+import { type ContentResponse } from '@layout/contracts';
+import { type SerializedJson } from '../../common/json/serialized-json';
 import { PrismaService } from '../../database/prisma.service';
 import { type ContentRecord, type ContentWrite } from '../layout.records';
 import { type ColumnScope, type ContentScope } from '../layout.scopes';
+import { DOCUMENT, readDocument } from './documents';
 import { asJson } from './json';
 import { toContent } from './record-mappers';
-import { columnWhere, contentWhere } from './scope-filters';
 import { lockColumn } from './scope-locks';
+import { columnMatch, contentMatch } from './scope-sql';
 import { closeSlot, moveToSlot, openSlot } from './sibling-order';
-import { byPosition, contentSelect } from './tree-selects';
+import { contentSelect } from './tree-selects';
 
 /** Computes a content's new state from its current one, inside the write transaction. */
 export type ContentPlan = (current: ContentRecord) => Omit<ContentWrite, 'id'>;
@@ -17,20 +20,12 @@ export class ContentsRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /** null when the column does not exist for this account. */
-  async list(scope: ColumnScope): Promise<ContentRecord[] | null> {
-    const column = await this.prisma.column.findFirst({
-      where: columnWhere(scope),
-      select: { contents: { select: contentSelect, orderBy: byPosition } },
-    });
-    return column && column.contents.map(toContent);
+  listDocument(scope: ColumnScope): Promise<SerializedJson<ContentResponse[]> | null> {
+    return readDocument(this.prisma, DOCUMENT.contentsOfColumn, columnMatch(scope));
   }
 
-  async find(scope: ContentScope): Promise<ContentRecord | null> {
-    const content = await this.prisma.content.findFirst({
-      where: contentWhere(scope),
-      select: contentSelect,
-    });
-    return content && toContent(content);
+  findDocument(scope: ContentScope): Promise<SerializedJson<ContentResponse> | null> {
+    return readDocument(this.prisma, DOCUMENT.content, contentMatch(scope));
   }
 
   async create(

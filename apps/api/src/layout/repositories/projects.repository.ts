@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { type ProjectResponse } from '@layout/contracts';
+import { type SerializedJson } from '../../common/json/serialized-json';
 import { PrismaService } from '../../database/prisma.service';
 import { type ProjectRecord, type ProjectSummaryRecord } from '../layout.records';
 import { type ProjectScope } from '../layout.scopes';
+import { DOCUMENT, readDocument } from './documents';
 import { toProject } from './record-mappers';
+import { projectMatch } from './scope-sql';
 import { projectSelect, projectSummarySelect } from './tree-selects';
 
 @Injectable()
@@ -17,12 +21,8 @@ export class ProjectsRepository {
     });
   }
 
-  async findTree(scope: ProjectScope): Promise<ProjectRecord | null> {
-    const project = await this.prisma.project.findFirst({
-      where: { id: scope.projectId, ownerId: scope.accountId },
-      select: projectSelect,
-    });
-    return project && toProject(project);
+  findTreeDocument(scope: ProjectScope): Promise<SerializedJson<ProjectResponse> | null> {
+    return readDocument(this.prisma, DOCUMENT.project, projectMatch(scope));
   }
 
   async create(accountId: string, title: string): Promise<ProjectRecord> {
@@ -34,12 +34,15 @@ export class ProjectsRepository {
   }
 
   /** Returns null when the project does not exist for this account. */
-  async update(scope: ProjectScope, changes: { title?: string }): Promise<ProjectRecord | null> {
+  async update(
+    scope: ProjectScope,
+    changes: { title?: string },
+  ): Promise<SerializedJson<ProjectResponse> | null> {
     const { count } = await this.prisma.project.updateMany({
       where: { id: scope.projectId, ownerId: scope.accountId },
       data: changes,
     });
-    return count === 0 ? null : this.findTree(scope);
+    return count === 0 ? null : this.findTreeDocument(scope);
   }
 
   /** Deletes the project and, by cascade, its whole subtree. */

@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
+import { type RowResponse } from '@layout/contracts';
+import { type SerializedJson } from '../../common/json/serialized-json';
 import { PrismaService } from '../../database/prisma.service';
 import { type RowRecord } from '../layout.records';
 import { type BlockScope, type RowScope } from '../layout.scopes';
+import { DOCUMENT, readDocument } from './documents';
 import { toRow } from './record-mappers';
-import { blockWhere, rowWhere } from './scope-filters';
+import { rowWhere } from './scope-filters';
 import { lockBlock, lockRow } from './scope-locks';
+import { blockMatch, rowMatch } from './scope-sql';
 import { closeSlot, moveToSlot, openSlot } from './sibling-order';
-import { byPosition, rowSelect } from './tree-selects';
+import { rowSelect } from './tree-selects';
 
 export interface RowWrite {
   description?: string;
@@ -17,17 +21,12 @@ export class RowsRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /** null when the block does not exist for this account. */
-  async listTrees(scope: BlockScope): Promise<RowRecord[] | null> {
-    const block = await this.prisma.block.findFirst({
-      where: blockWhere(scope),
-      select: { rows: { select: rowSelect, orderBy: byPosition } },
-    });
-    return block && block.rows.map(toRow);
+  listDocument(scope: BlockScope): Promise<SerializedJson<RowResponse[]> | null> {
+    return readDocument(this.prisma, DOCUMENT.rowsOfBlock, blockMatch(scope));
   }
 
-  async findTree(scope: RowScope): Promise<RowRecord | null> {
-    const row = await this.prisma.row.findFirst({ where: rowWhere(scope), select: rowSelect });
-    return row && toRow(row);
+  findTreeDocument(scope: RowScope): Promise<SerializedJson<RowResponse> | null> {
+    return readDocument(this.prisma, DOCUMENT.row, rowMatch(scope));
   }
 
   async create(

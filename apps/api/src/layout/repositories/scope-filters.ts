@@ -1,18 +1,7 @@
 import { type Prisma } from '../../generated/prisma/client';
-import {
-  type BlockScope,
-  type ColumnScope,
-  type ContentScope,
-  type ProjectScope,
-  type RowScope,
-} from '../layout.scopes';
+import { type BlockScope, type ColumnScope, type RowScope } from '../layout.scopes';
 
 // Prisma filters that match a resource only at the end of its exact path and for its owner.
-
-export const projectWhere = (s: ProjectScope): Prisma.ProjectWhereInput => ({
-  id: s.projectId,
-  ownerId: s.accountId,
-});
 
 export const blockWhere = (s: BlockScope): Prisma.BlockWhereInput => ({
   id: s.blockId,
@@ -32,13 +21,5 @@ export const columnWhere = (s: ColumnScope): Prisma.ColumnWhereInput => ({
   rowId: s.rowId,
   projectId: s.projectId,
   row: { blockId: s.blockId },
-  project: { ownerId: s.accountId },
-});
-
-export const contentWhere = (s: ContentScope): Prisma.ContentWhereInput => ({
-  id: s.contentId,
-  columnId: s.columnId,
-  projectId: s.projectId,
-  column: { rowId: s.rowId, row: { blockId: s.blockId } },
   project: { ownerId: s.accountId },
 });

@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
-import { type CreateBlockDto, type UpdateBlockDto } from '@layout/contracts';
+import { type BlockResponse, type CreateBlockDto, type UpdateBlockDto } from '@layout/contracts';
+import { SerializedJson } from '../../common/json/serialized-json';
 import { ResourceNotFoundError } from '../../common/errors';
 import { type BlockRecord } from '../layout.records';
 import { type BlockScope, type ProjectScope } from '../layout.scopes';
@@ -27,10 +28,13 @@ const RECORD: BlockRecord = {
   rows: [],
 };
 
+const DOCUMENT = new SerializedJson<BlockResponse>('{"_id":"x"}');
+const LIST_DOCUMENT = new SerializedJson<BlockResponse[]>('[]');
+
 function repositoryMock() {
   return {
-    listTrees: jest.fn<BlocksRepository['listTrees']>(),
-    findTree: jest.fn<BlocksRepository['findTree']>(),
+    listDocument: jest.fn<BlocksRepository['listDocument']>(),
+    findTreeDocument: jest.fn<BlocksRepository['findTreeDocument']>(),
     create: jest.fn<BlocksRepository['create']>(),
     update: jest.fn<BlocksRepository['update']>(),
     delete: jest.fn<BlocksRepository['delete']>(),
@@ -125,15 +129,15 @@ describe('BlocksService', () => {
 
   describe('reads and delete', () => {
     it('lists, or maps a missing project to ResourceNotFoundError', async () => {
-      repository.listTrees.mockResolvedValueOnce([RECORD]).mockResolvedValueOnce(null);
-      await expect(service.list(PROJECT)).resolves.toEqual([RECORD]);
+      repository.listDocument.mockResolvedValueOnce(LIST_DOCUMENT).mockResolvedValueOnce(null);
+      await expect(service.list(PROJECT)).resolves.toBe(LIST_DOCUMENT);
       await expect(service.list(PROJECT)).rejects.toMatchObject({ resource: 'Project' });
-      expect(repository.listTrees).toHaveBeenCalledWith(PROJECT);
+      expect(repository.listDocument).toHaveBeenCalledWith(PROJECT);
     });
 
     it('retrieves, or maps a missing block to ResourceNotFoundError', async () => {
-      repository.findTree.mockResolvedValueOnce(RECORD).mockResolvedValueOnce(null);
-      await expect(service.retrieve(BLOCK)).resolves.toBe(RECORD);
+      repository.findTreeDocument.mockResolvedValueOnce(DOCUMENT).mockResolvedValueOnce(null);
+      await expect(service.retrieve(BLOCK)).resolves.toBe(DOCUMENT);
       const missing = service.retrieve(BLOCK);
       await expect(missing).rejects.toBeInstanceOf(ResourceNotFoundError);
       await expect(missing).rejects.toMatchObject({ resource: 'Block' });

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import {
+  type BlockResponse,
   type BlockStyleDto,
   type CreateBlockDto,
   DEFAULT_BLOCK_STYLE,
   type UpdateBlockDto,
 } from '@layout/contracts';
+import { type SerializedJson } from '../../common/json/serialized-json';
 import { definedMembers } from '../content/defined-members';
 import { type BlockRecord } from '../layout.records';
 import { type BlockScope, type ProjectScope } from '../layout.scopes';
@@ -15,12 +17,12 @@ import { notFound } from './not-found';
 export class BlocksService {
   constructor(private readonly blocks: BlocksRepository) {}
 
-  async list(scope: ProjectScope): Promise<BlockRecord[]> {
-    return (await this.blocks.listTrees(scope)) ?? notFound('Project');
+  async list(scope: ProjectScope): Promise<SerializedJson<BlockResponse[]>> {
+    return (await this.blocks.listDocument(scope)) ?? notFound('Project');
   }
 
-  async retrieve(scope: BlockScope): Promise<BlockRecord> {
-    return (await this.blocks.findTree(scope)) ?? notFound('Block');
+  async retrieve(scope: BlockScope): Promise<SerializedJson<BlockResponse>> {
+    return (await this.blocks.findTreeDocument(scope)) ?? notFound('Block');
   }
 
   async create(scope: ProjectScope, body: CreateBlockDto): Promise<BlockRecord> {

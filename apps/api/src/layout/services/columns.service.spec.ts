@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
-import { type ColumnContentDto } from '@layout/contracts';
+import { type ColumnResponse, type ColumnContentDto } from '@layout/contracts';
+import { SerializedJson } from '../../common/json/serialized-json';
 import {
   RequestValidationError,
   ResourceNotFoundError,
@@ -36,10 +37,13 @@ const STORED_STYLE = {
 
 const COLUMN_RECORD: ColumnRecord = { id: 'col', size: 4, contents: [] };
 
+const DOCUMENT = new SerializedJson<ColumnResponse>('{"_id":"x"}');
+const LIST_DOCUMENT = new SerializedJson<ColumnResponse[]>('[]');
+
 function repositoryMock() {
   return {
-    listTrees: jest.fn<ColumnsRepository['listTrees']>(),
-    findTree: jest.fn<ColumnsRepository['findTree']>(),
+    listDocument: jest.fn<ColumnsRepository['listDocument']>(),
+    findTreeDocument: jest.fn<ColumnsRepository['findTreeDocument']>(),
     create: jest.fn<ColumnsRepository['create']>(),
     update: jest.fn<ColumnsRepository['update']>(),
     delete: jest.fn<ColumnsRepository['delete']>(),
@@ -325,19 +329,19 @@ describe('ColumnsService', () => {
 
   describe('reads and delete', () => {
     it('lists the columns of a row', async () => {
-      repository.listTrees.mockResolvedValue([COLUMN_RECORD]);
-      await expect(service.list(ROW)).resolves.toEqual([COLUMN_RECORD]);
-      expect(repository.listTrees).toHaveBeenCalledWith(ROW);
+      repository.listDocument.mockResolvedValue(LIST_DOCUMENT);
+      await expect(service.list(ROW)).resolves.toBe(LIST_DOCUMENT);
+      expect(repository.listDocument).toHaveBeenCalledWith(ROW);
     });
 
     it('maps a missing row on list to ResourceNotFoundError', async () => {
-      repository.listTrees.mockResolvedValue(null);
+      repository.listDocument.mockResolvedValue(null);
       await expect(service.list(ROW)).rejects.toMatchObject({ resource: 'Row' });
     });
 
     it('retrieves a column, or maps a missing one to ResourceNotFoundError', async () => {
-      repository.findTree.mockResolvedValueOnce(COLUMN_RECORD).mockResolvedValueOnce(null);
-      await expect(service.retrieve(COLUMN)).resolves.toBe(COLUMN_RECORD);
+      repository.findTreeDocument.mockResolvedValueOnce(DOCUMENT).mockResolvedValueOnce(null);
+      await expect(service.retrieve(COLUMN)).resolves.toBe(DOCUMENT);
       const missing = service.retrieve(COLUMN);
       await expect(missing).rejects.toBeInstanceOf(ResourceNotFoundError);
       await expect(missing).rejects.toMatchObject({ resource: 'Column' });

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import {
+  type ColumnResponse,
   type ColumnContentDto,
   type CreateColumnDto,
   ROW_WIDTH,
   type UpdateColumnDto,
 } from '@layout/contracts';
+import { type SerializedJson } from '../../common/json/serialized-json';
 import { RequestValidationError, RowWidthExceededError } from '../../common/errors';
 import { ContentComposer } from '../content/content-composer';
 import { type ColumnRecord, type ContentRecord, type ContentWrite } from '../layout.records';
@@ -20,12 +22,12 @@ export class ColumnsService {
     private readonly composer: ContentComposer,
   ) {}
 
-  async list(scope: RowScope): Promise<ColumnRecord[]> {
-    return (await this.columns.listTrees(scope)) ?? notFound('Row');
+  async list(scope: RowScope): Promise<SerializedJson<ColumnResponse[]>> {
+    return (await this.columns.listDocument(scope)) ?? notFound('Row');
   }
 
-  async retrieve(scope: ColumnScope): Promise<ColumnRecord> {
-    return (await this.columns.findTree(scope)) ?? notFound('Column');
+  async retrieve(scope: ColumnScope): Promise<SerializedJson<ColumnResponse>> {
+    return (await this.columns.findTreeDocument(scope)) ?? notFound('Column');
   }
 
   async create(scope: RowScope, body: CreateColumnDto): Promise<ColumnRecord> {

@@ -1,5 +1,10 @@
 import { jest } from '@jest/globals';
-import { type CreateContentDto, type UpdateContentDto } from '@layout/contracts';
+import {
+  type ContentResponse,
+  type CreateContentDto,
+  type UpdateContentDto,
+} from '@layout/contracts';
+import { SerializedJson } from '../../common/json/serialized-json';
 import { RequestValidationError, ResourceNotFoundError } from '../../common/errors';
 import { ContentComposer } from '../content/content-composer';
 import { type ContentRecord } from '../layout.records';
@@ -31,10 +36,13 @@ const STORED: ContentRecord = {
   data: { url: 'https://vimeo.com/1', provider: 'vimeo' },
 };
 
+const DOCUMENT = new SerializedJson<ContentResponse>('{"_id":"x"}');
+const LIST_DOCUMENT = new SerializedJson<ContentResponse[]>('[]');
+
 function repositoryMock() {
   return {
-    list: jest.fn<ContentsRepository['list']>(),
-    find: jest.fn<ContentsRepository['find']>(),
+    listDocument: jest.fn<ContentsRepository['listDocument']>(),
+    findDocument: jest.fn<ContentsRepository['findDocument']>(),
     create: jest.fn<ContentsRepository['create']>(),
     update: jest.fn<ContentsRepository['update']>(),
     delete: jest.fn<ContentsRepository['delete']>(),
@@ -172,15 +180,15 @@ describe('ContentsService', () => {
 
   describe('reads and delete', () => {
     it('lists, or maps a missing column to ResourceNotFoundError', async () => {
-      repository.list.mockResolvedValueOnce([STORED]).mockResolvedValueOnce(null);
-      await expect(service.list(COLUMN)).resolves.toEqual([STORED]);
+      repository.listDocument.mockResolvedValueOnce(LIST_DOCUMENT).mockResolvedValueOnce(null);
+      await expect(service.list(COLUMN)).resolves.toBe(LIST_DOCUMENT);
       await expect(service.list(COLUMN)).rejects.toMatchObject({ resource: 'Column' });
-      expect(repository.list).toHaveBeenCalledWith(COLUMN);
+      expect(repository.listDocument).toHaveBeenCalledWith(COLUMN);
     });
 
     it('retrieves, or maps a missing content to ResourceNotFoundError', async () => {
-      repository.find.mockResolvedValueOnce(STORED).mockResolvedValueOnce(null);
-      await expect(service.retrieve(CONTENT)).resolves.toBe(STORED);
+      repository.findDocument.mockResolvedValueOnce(DOCUMENT).mockResolvedValueOnce(null);
+      await expect(service.retrieve(CONTENT)).resolves.toBe(DOCUMENT);
       const missing = service.retrieve(CONTENT);
       await expect(missing).rejects.toBeInstanceOf(ResourceNotFoundError);
       await expect(missing).rejects.toMatchObject({ resource: 'Content' });

@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { type CreateContentDto, type UpdateContentDto } from '@layout/contracts';
+import {
+  type ContentResponse,
+  type CreateContentDto,
+  type UpdateContentDto,
+} from '@layout/contracts';
+import { type SerializedJson } from '../../common/json/serialized-json';
 import { ContentComposer } from '../content/content-composer';
 import { type ContentRecord } from '../layout.records';
 import { type ColumnScope, type ContentScope } from '../layout.scopes';
@@ -14,12 +19,12 @@ export class ContentsService {
     private readonly composer: ContentComposer,
   ) {}
 
-  async list(scope: ColumnScope): Promise<ContentRecord[]> {
-    return (await this.contents.list(scope)) ?? notFound('Column');
+  async list(scope: ColumnScope): Promise<SerializedJson<ContentResponse[]>> {
+    return (await this.contents.listDocument(scope)) ?? notFound('Column');
   }
 
-  async retrieve(scope: ContentScope): Promise<ContentRecord> {
-    return (await this.contents.find(scope)) ?? notFound('Content');
+  async retrieve(scope: ContentScope): Promise<SerializedJson<ContentResponse>> {
+    return (await this.contents.findDocument(scope)) ?? notFound('Content');
   }
 
   async create(scope: ColumnScope, body: CreateContentDto): Promise<ContentRecord> {

@@ -1,5 +1,10 @@
 import { jest } from '@jest/globals';
-import { type CreateProjectDto, type UpdateProjectDto } from '@layout/contracts';
+import {
+  type ProjectResponse,
+  type CreateProjectDto,
+  type UpdateProjectDto,
+} from '@layout/contracts';
+import { SerializedJson } from '../../common/json/serialized-json';
 import { ResourceNotFoundError } from '../../common/errors';
 import { type ProjectRecord } from '../layout.records';
 import { type ProjectScope } from '../layout.scopes';
@@ -15,10 +20,12 @@ const RECORD: ProjectRecord = {
   blocks: [],
 };
 
+const DOCUMENT = new SerializedJson<ProjectResponse>('{"_id":"x"}');
+
 function repositoryMock() {
   return {
     listOwnedBy: jest.fn<ProjectsRepository['listOwnedBy']>(),
-    findTree: jest.fn<ProjectsRepository['findTree']>(),
+    findTreeDocument: jest.fn<ProjectsRepository['findTreeDocument']>(),
     create: jest.fn<ProjectsRepository['create']>(),
     update: jest.fn<ProjectsRepository['update']>(),
     delete: jest.fn<ProjectsRepository['delete']>(),
@@ -52,7 +59,7 @@ describe('ProjectsService', () => {
   });
 
   it('updates only the title, leaving it untouched when left out', async () => {
-    repository.update.mockResolvedValue(RECORD);
+    repository.update.mockResolvedValue(DOCUMENT);
     await service.update(PROJECT, body<UpdateProjectDto>({ title: 'Renamed' }));
     await service.update(PROJECT, body<UpdateProjectDto>({}));
     expect(repository.update.mock.calls).toEqual([
@@ -69,12 +76,12 @@ describe('ProjectsService', () => {
   });
 
   it('retrieves, or maps a missing project to ResourceNotFoundError', async () => {
-    repository.findTree.mockResolvedValueOnce(RECORD).mockResolvedValueOnce(null);
-    await expect(service.retrieve(PROJECT)).resolves.toBe(RECORD);
+    repository.findTreeDocument.mockResolvedValueOnce(DOCUMENT).mockResolvedValueOnce(null);
+    await expect(service.retrieve(PROJECT)).resolves.toBe(DOCUMENT);
     const missing = service.retrieve(PROJECT);
     await expect(missing).rejects.toBeInstanceOf(ResourceNotFoundError);
     await expect(missing).rejects.toMatchObject({ resource: 'Project' });
-    expect(repository.findTree).toHaveBeenCalledWith(PROJECT);
+    expect(repository.findTreeDocument).toHaveBeenCalledWith(PROJECT);
   });
 
   it('deletes, or maps a missing project to ResourceNotFoundError', async () => {

@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { type CreateProjectDto, type UpdateProjectDto } from '@layout/contracts';
+import {
+  type ProjectResponse,
+  type CreateProjectDto,
+  type UpdateProjectDto,
+} from '@layout/contracts';
+import { type SerializedJson } from '../../common/json/serialized-json';
 import { type ProjectRecord, type ProjectSummaryRecord } from '../layout.records';
 import { type ProjectScope } from '../layout.scopes';
 import { ProjectsRepository } from '../repositories/projects.repository';
@@ -13,15 +18,18 @@ export class ProjectsService {
     return this.projects.listOwnedBy(accountId);
   }
 
-  async retrieve(scope: ProjectScope): Promise<ProjectRecord> {
-    return (await this.projects.findTree(scope)) ?? notFound('Project');
+  async retrieve(scope: ProjectScope): Promise<SerializedJson<ProjectResponse>> {
+    return (await this.projects.findTreeDocument(scope)) ?? notFound('Project');
   }
 
   create(accountId: string, body: CreateProjectDto): Promise<ProjectRecord> {
     return this.projects.create(accountId, body.title);
   }
 
-  async update(scope: ProjectScope, body: UpdateProjectDto): Promise<ProjectRecord> {
+  async update(
+    scope: ProjectScope,
+    body: UpdateProjectDto,
+  ): Promise<SerializedJson<ProjectResponse>> {
     return (await this.projects.update(scope, { title: body.title })) ?? notFound('Project');
   }
 

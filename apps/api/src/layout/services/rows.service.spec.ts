@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
-import { type CreateRowDto, type UpdateRowDto } from '@layout/contracts';
+import { type RowResponse, type CreateRowDto, type UpdateRowDto } from '@layout/contracts';
+import { SerializedJson } from '../../common/json/serialized-json';
 import { ResourceNotFoundError } from '../../common/errors';
 import { type RowRecord } from '../layout.records';
 import { type BlockScope, type RowScope } from '../layout.scopes';
@@ -10,10 +11,13 @@ const BLOCK: BlockScope = { accountId: 'acc', projectId: 'prj', blockId: 'blk' }
 const ROW: RowScope = { ...BLOCK, rowId: 'row' };
 const RECORD: RowRecord = { id: 'row', description: '', columns: [] };
 
+const DOCUMENT = new SerializedJson<RowResponse>('{"_id":"x"}');
+const LIST_DOCUMENT = new SerializedJson<RowResponse[]>('[]');
+
 function repositoryMock() {
   return {
-    listTrees: jest.fn<RowsRepository['listTrees']>(),
-    findTree: jest.fn<RowsRepository['findTree']>(),
+    listDocument: jest.fn<RowsRepository['listDocument']>(),
+    findTreeDocument: jest.fn<RowsRepository['findTreeDocument']>(),
     create: jest.fn<RowsRepository['create']>(),
     update: jest.fn<RowsRepository['update']>(),
     delete: jest.fn<RowsRepository['delete']>(),
@@ -75,15 +79,15 @@ describe('RowsService', () => {
 
   describe('reads and delete', () => {
     it('lists, or maps a missing block to ResourceNotFoundError', async () => {
-      repository.listTrees.mockResolvedValueOnce([RECORD]).mockResolvedValueOnce(null);
-      await expect(service.list(BLOCK)).resolves.toEqual([RECORD]);
+      repository.listDocument.mockResolvedValueOnce(LIST_DOCUMENT).mockResolvedValueOnce(null);
+      await expect(service.list(BLOCK)).resolves.toBe(LIST_DOCUMENT);
       await expect(service.list(BLOCK)).rejects.toMatchObject({ resource: 'Block' });
-      expect(repository.listTrees).toHaveBeenCalledWith(BLOCK);
+      expect(repository.listDocument).toHaveBeenCalledWith(BLOCK);
     });
 
     it('retrieves, or maps a missing row to ResourceNotFoundError', async () => {
-      repository.findTree.mockResolvedValueOnce(RECORD).mockResolvedValueOnce(null);
-      await expect(service.retrieve(ROW)).resolves.toBe(RECORD);
+      repository.findTreeDocument.mockResolvedValueOnce(DOCUMENT).mockResolvedValueOnce(null);
+      await expect(service.retrieve(ROW)).resolves.toBe(DOCUMENT);
       const missing = service.retrieve(ROW);
       await expect(missing).rejects.toBeInstanceOf(ResourceNotFoundError);
       await expect(missing).rejects.toMatchObject({ resource: 'Row' });

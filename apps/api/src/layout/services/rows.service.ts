@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { type CreateRowDto, type UpdateRowDto } from '@layout/contracts';
+import { type RowResponse, type CreateRowDto, type UpdateRowDto } from '@layout/contracts';
+import { type SerializedJson } from '../../common/json/serialized-json';
 import { type RowRecord } from '../layout.records';
 import { type BlockScope, type RowScope } from '../layout.scopes';
 import { RowsRepository } from '../repositories/rows.repository';
@@ -9,12 +10,12 @@ import { notFound } from './not-found';
 export class RowsService {
   constructor(private readonly rows: RowsRepository) {}
 
-  async list(scope: BlockScope): Promise<RowRecord[]> {
-    return (await this.rows.listTrees(scope)) ?? notFound('Block');
+  async list(scope: BlockScope): Promise<SerializedJson<RowResponse[]>> {
+    return (await this.rows.listDocument(scope)) ?? notFound('Block');
   }
 
-  async retrieve(scope: RowScope): Promise<RowRecord> {
-    return (await this.rows.findTree(scope)) ?? notFound('Row');
+  async retrieve(scope: RowScope): Promise<SerializedJson<RowResponse>> {
+    return (await this.rows.findTreeDocument(scope)) ?? notFound('Row');
   }
 
   async create(scope: BlockScope, body: CreateRowDto): Promise<RowRecord> {
