@@ -87,8 +87,8 @@ export class ColumnsController {
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ColumnPath,
     @Body() body: UpdateColumnDto,
-  ): Promise<ColumnResponse> {
-    return presentColumn(await this.columns.update({ accountId: account.id, ...path }, body));
+  ): Promise<SerializedJson<ColumnResponse>> {
+    return this.columns.update({ accountId: account.id, ...path }, body);
   }
 
   @Delete(':columnId')

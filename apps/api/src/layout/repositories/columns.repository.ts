@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { Prisma } from '../../generated/prisma/client';
 import { type ColumnResponse } from '@layout/contracts';
 import { type SerializedJson } from '../../common/json/serialized-json';
 import { PrismaService } from '../../database/prisma.service';
 import { type ColumnRecord, type ContentRecord, type ContentWrite } from '../layout.records';
 import { type ColumnScope, type RowScope } from '../layout.scopes';
 import { replaceColumnContents } from './column-contents';
-import { DOCUMENT, readDocument } from './documents';
+import { DOCUMENT, type DocumentRows, firstDocument, readDocument } from './documents';
 import { toColumn, toContent } from './record-mappers';
 import { columnWhere } from './scope-filters';
 import { lockColumn, lockRow } from './scope-locks';
@@ -50,7 +51,7 @@ export class ColumnsRepository {
   ): Promise<ColumnRecord | null> {
     return this.prisma.$transaction(async (tx) => {
       if (!(await lockRow(tx, scope))) return null;
-      checkWidth(await usedWidth(tx, scope.rowId));
+      checkWidth((await rowWidth(tx, scope.rowId)).usedByOthers);
       const slot = await openSlot(tx, 'column', scope.rowId, position);
       const { id } = await tx.column.create({
         data: { projectId: scope.projectId, rowId: scope.rowId, position: slot, size: column.size },
@@ -67,26 +68,40 @@ export class ColumnsRepository {
     scope: ColumnScope,
     changes: ColumnUpdate,
     checkWidth: RowWidthCheck,
-  ): Promise<ColumnRecord | null> {
+  ): Promise<SerializedJson<ColumnResponse> | null> {
     return this.prisma.$transaction(async (tx) => {
       // Row first, then column: the same order as every other writer, so no deadlock.
-      if (!(await lockRow(tx, scope)) || !(await lockColumn(tx, scope))) return null;
-      if (changes.size !== undefined) {
-        checkWidth(await usedWidth(tx, scope.rowId, scope.columnId));
-        await tx.column.update({ where: { id: scope.columnId }, data: { size: changes.size } });
+      if (!(await lockRow(tx, scope))) return null;
+      const width = await rowWidth(tx, scope.rowId, scope.columnId);
+      if (!width.hasColumn) return null;
+      if (changes.size !== undefined) checkWidth(width.usedByOthers);
+      // A resize alone changes no list: the row lock is all it needs.
+      if (changes.position !== undefined || changes.contents) {
+        if (!(await lockColumn(tx, scope))) return null;
+        if (changes.position !== undefined) {
+          await moveToSlot(tx, 'column', scope.rowId, scope.columnId, changes.position);
+        }
+        if (changes.contents) {
+          const current = await tx.content.findMany({
+            where: { columnId: scope.columnId },
+            select: contentSelect,
+            orderBy: byPosition,
+          });
+          await replaceColumnContents(tx, scope, changes.contents(current.map(toContent)));
+        }
       }
-      if (changes.position !== undefined) {
-        await moveToSlot(tx, 'column', scope.rowId, scope.columnId, changes.position);
+      if (changes.size === undefined) {
+        return readDocument(
+          tx,
+          DOCUMENT.column,
+          Prisma.sql`FROM columns c WHERE c.id = ${scope.columnId}::uuid`,
+        );
       }
-      if (changes.contents) {
-        const current = await tx.content.findMany({
-          where: { columnId: scope.columnId },
-          select: contentSelect,
-          orderBy: byPosition,
-        });
-        await replaceColumnContents(tx, scope, changes.contents(current.map(toContent)));
-      }
-      return readColumn(tx, scope.columnId);
+      return firstDocument(
+        await tx.$queryRaw<DocumentRows>`
+          UPDATE columns c SET size = ${changes.size} WHERE c.id = ${scope.columnId}::uuid
+          RETURNING ${DOCUMENT.column}::text AS json`,
+      );
     });
   }
 
@@ -107,12 +122,22 @@ export class ColumnsRepository {
   }
 }
 
-async function usedWidth(tx: Tx, rowId: string, exceptColumnId?: string): Promise<number> {
-  const { _sum } = await tx.column.aggregate({
-    where: { rowId, ...(exceptColumnId && { id: { not: exceptColumnId } }) },
-    _sum: { size: true },
-  });
-  return _sum.size ?? 0;
+/**
+ * What the row's columns other than `columnId` use, and whether `columnId` is one of them. Run
+ * after the row lock, as a statement of its own: only a snapshot taken once the lock is held
+ * sees every committed change to the row's columns.
+ */
+async function rowWidth(
+  tx: Tx,
+  rowId: string,
+  columnId?: string,
+): Promise<{ usedByOthers: number; hasColumn: boolean }> {
+  const [width] = await tx.$queryRaw<[{ usedByOthers: number; hasColumn: boolean }]>`
+    SELECT COALESCE(sum(size) FILTER (WHERE id IS DISTINCT FROM ${columnId}::uuid), 0)::int
+             AS "usedByOthers",
+           COALESCE(bool_or(id = ${columnId}::uuid), false) AS "hasColumn"
+    FROM columns WHERE row_id = ${rowId}::uuid`;
+  return width;
 }
 
 async function readColumn(tx: Tx, id: string): Promise<ColumnRecord> {

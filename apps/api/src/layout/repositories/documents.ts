@@ -67,12 +67,21 @@ export const DOCUMENT = {
   content: Prisma.raw(contentJson('ct')),
 } as const;
 
+/** A statement's answer: one row with the document as text in `json`, or none. */
+export type DocumentRows = { json: string }[];
+
 /** The document, or null when the match finds nothing (not there, or not the caller's). */
 export async function readDocument<T>(
   db: Pick<Tx, '$queryRaw'>,
   document: Prisma.Sql,
   match: Prisma.Sql,
 ): Promise<SerializedJson<T> | null> {
-  const rows = await db.$queryRaw<{ json: string }[]>`SELECT ${document}::text AS json ${match}`;
+  return firstDocument<T>(
+    await db.$queryRaw<DocumentRows>`SELECT ${document}::text AS json ${match}`,
+  );
+}
+
+/** For a statement of its own that answers with a document (UPDATE … RETURNING). */
+export function firstDocument<T>(rows: DocumentRows): SerializedJson<T> | null {
   return rows.length > 0 ? new SerializedJson<T>(rows[0].json) : null;
 }

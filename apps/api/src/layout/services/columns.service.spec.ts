@@ -177,7 +177,7 @@ describe('ColumnsService', () => {
 
   describe('update: row width check', () => {
     async function updatedCheck(size: number | undefined): Promise<RowWidthCheck> {
-      repository.update.mockResolvedValue(COLUMN_RECORD);
+      repository.update.mockResolvedValue(DOCUMENT);
       await service.update(COLUMN, { size });
       expect(repository.update).toHaveBeenCalledTimes(1);
       return repository.update.mock.calls[0][2];
@@ -207,8 +207,8 @@ describe('ColumnsService', () => {
     });
 
     it('changes only the members given: no size, position or contents plan when left out', async () => {
-      repository.update.mockResolvedValue(COLUMN_RECORD);
-      await expect(service.update(COLUMN, { size: 4 })).resolves.toBe(COLUMN_RECORD);
+      repository.update.mockResolvedValue(DOCUMENT);
+      await expect(service.update(COLUMN, { size: 4 })).resolves.toBe(DOCUMENT);
       expect(repository.update).toHaveBeenCalledWith(
         COLUMN,
         { size: 4, position: undefined, contents: undefined },
@@ -217,7 +217,7 @@ describe('ColumnsService', () => {
     });
 
     it('passes the position on', async () => {
-      repository.update.mockResolvedValue(COLUMN_RECORD);
+      repository.update.mockResolvedValue(DOCUMENT);
       await service.update(COLUMN, { position: 0 });
       expect(repository.update.mock.calls[0][1]).toMatchObject({ position: 0, size: undefined });
     });
@@ -232,8 +232,8 @@ describe('ColumnsService', () => {
 
   describe('update: _id in the body', () => {
     it('accepts the _id of the path', async () => {
-      repository.update.mockResolvedValue(COLUMN_RECORD);
-      await expect(service.update(COLUMN, { _id: 'col', size: 2 })).resolves.toBe(COLUMN_RECORD);
+      repository.update.mockResolvedValue(DOCUMENT);
+      await expect(service.update(COLUMN, { _id: 'col', size: 2 })).resolves.toBe(DOCUMENT);
     });
 
     it('refuses another _id with pointer /_id, without writing', async () => {
@@ -250,7 +250,7 @@ describe('ColumnsService', () => {
 
   describe('update: planContents', () => {
     async function planFor(contents: readonly object[]): Promise<ContentsPlan> {
-      repository.update.mockResolvedValue(COLUMN_RECORD);
+      repository.update.mockResolvedValue(DOCUMENT);
       await service.update(COLUMN, { contents: contents as ColumnContentDto[] });
       const plan = repository.update.mock.calls[0][1].contents;
       if (!plan) throw new Error('expected a contents plan');

@@ -41,7 +41,7 @@ export class ColumnsService {
     return created ?? notFound('Row');
   }
 
-  async update(scope: ColumnScope, body: UpdateColumnDto): Promise<ColumnRecord> {
+  async update(scope: ColumnScope, body: UpdateColumnDto): Promise<SerializedJson<ColumnResponse>> {
     assertPathId(body._id, scope.columnId);
     const { size, contents } = body;
     const updated = await this.columns.update(
