@@ -57,7 +57,7 @@ export async function createApp(
   logEveryRequest(fastify, logger);
   configureJsonBodies(fastify);
   configureJsonReplies(fastify);
-  await configureSecurityHeaders(app);
+  configureSecurityHeaders(app);
 
   app.useGlobalPipes(new ContractValidationPipe());
   app.useGlobalFilters(new ProblemDetailsFilter());
