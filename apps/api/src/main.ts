@@ -4,6 +4,7 @@ import { Logger } from '@nestjs/common';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './bootstrap/create-app';
 import { isDatabaseUnavailable } from './database/database-errors';
+import { applyHeapGrowth } from './config/apply-heap-growth';
 import { ConfigError, loadConfig } from './config/load-config';
 
 const logger = new Logger('Main');
@@ -11,6 +12,7 @@ const logger = new Logger('Main');
 async function main() {
   if (existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig();
+  applyHeapGrowth(config.heapGrowingPercent);
   const app = await createApp(config);
   stopGracefullyOnSignals(app);
   await app.listen({ port: config.port, host: config.host });

@@ -9,6 +9,11 @@ export interface AppConfig {
   readonly corsOrigins: true | readonly string[];
   readonly rateLimit: RateLimitConfig;
   readonly redis: RedisConfig;
+  /**
+   * How far V8 lets the heap grow past what survived the last full collection, in percent;
+   * 0 keeps V8's own heuristics. See apply-heap-growth.ts.
+   */
+  readonly heapGrowingPercent: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';

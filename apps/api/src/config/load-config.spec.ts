@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       corsOrigins: true,
       rateLimit: { enabled: true, windowSeconds: 60, accountMax: 1200, anonymousMax: 30 },
       redis: { url: undefined, keyPrefix: 'layout:' },
+      heapGrowingPercent: 30,
     });
   });
 
@@ -48,6 +49,7 @@ describe('loadConfig', () => {
       TOKEN_TTL_SECONDS: '600',
       SIGNUP_ENABLED: 'OFF',
       CORS_ORIGINS: 'https://editor.example.com, http://localhost:5173',
+      HEAP_GROWING_PERCENT: '0',
     });
     expect(config).toMatchObject({
       host: '0.0.0.0',
@@ -60,6 +62,7 @@ describe('loadConfig', () => {
       },
       auth: { tokenTtlSeconds: 600, signUpEnabled: false },
       corsOrigins: ['https://editor.example.com', 'http://localhost:5173'],
+      heapGrowingPercent: 0,
     });
   });
 

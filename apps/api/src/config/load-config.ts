@@ -51,6 +51,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
         '1 to 64 characters of A-Z a-z 0-9 . _ : -',
       ),
     },
+    heapGrowingPercent: read.integer('HEAP_GROWING_PERCENT', 30, 0, 1000),
   };
 
   if (problems.length > 0) throw new ConfigError(problems);
