@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { v7 as uuidv7 } from 'uuid';
 import { type ContentResponse } from '@layout/contracts';
 import { type SerializedJson } from '../../common/json/serialized-json';
 import { PrismaService } from '../../database/prisma.service';
@@ -6,10 +7,10 @@ import { type ContentRecord, type ContentWrite } from '../layout.records';
 import { type ColumnScope, type ContentScope } from '../layout.scopes';
 import { DOCUMENT, readDocument } from './documents';
 import { asJson } from './json';
-import { toContent } from './record-mappers';
+import { type ContentRow, toContent } from './record-mappers';
 import { lockColumn } from './scope-locks';
 import { columnMatch, contentMatch } from './scope-sql';
-import { closeSlot, moveToSlot, openSlot } from './sibling-order';
+import { closeSlot, moveToSlot, slotExpression } from './sibling-order';
 import { contentSelect } from './tree-selects';
 
 /** Computes a content's new state from its current one, inside the write transaction. */
@@ -35,18 +36,14 @@ export class ContentsRepository {
   ): Promise<ContentRecord | null> {
     return this.prisma.$transaction(async (tx) => {
       if (!(await lockColumn(tx, scope))) return null;
-      const slot = await openSlot(tx, 'content', scope.columnId, position);
-      const created = await tx.content.create({
-        data: {
-          ...content,
-          style: asJson(content.style),
-          data: asJson(content.data),
-          projectId: scope.projectId,
-          columnId: scope.columnId,
-          position: slot,
-        },
-        select: contentSelect,
-      });
+      const slot = await slotExpression(tx, 'content', scope.columnId, position);
+      // One statement that numbers the content itself (Prisma's create would need the count first).
+      const [created] = await tx.$queryRaw<[ContentRow]>`
+        INSERT INTO contents (id, project_id, column_id, position, type, style, data)
+        VALUES (${uuidv7()}::uuid, ${scope.projectId}::uuid, ${scope.columnId}::uuid, ${slot},
+                ${content.type}::content_type, ${JSON.stringify(content.style)}::jsonb,
+                ${JSON.stringify(content.data)}::jsonb)
+        RETURNING id, type, style, data`;
       return toContent(created);
     });
   }

@@ -14,7 +14,7 @@ type JsonValue = Prisma.JsonValue;
 
 // JSON columns come back typed as JsonValue; they only ever hold what the services wrote.
 
-interface ContentRow {
+export interface ContentRow {
   id: string;
   type: ContentType;
   style: JsonValue;
