@@ -1,4 +1,5 @@
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Client } from 'pg';
 import { Api, createLayout, type LayoutPaths, startTestApp } from './support/test-app';
 
 const DEFAULT_STYLE = {
@@ -185,6 +186,35 @@ describe('contents', () => {
         (x) => x._id,
       ),
     ).toEqual([c, b, a]);
+  });
+
+  it('numbers contents densely under concurrent creates, appended or at a position', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 24 }, (_, n) =>
+        create({
+          type: 'empty',
+          ...(n % 3 === 0 && { position: 0 }),
+          ...(n % 3 === 1 && { position: 99 }),
+        }),
+      ),
+    );
+    expect(responses.map((response) => response.status)).toEqual(Array(24).fill(201));
+    const listed = (await api.get(layout.contents, { token })).body as { _id: string }[];
+    expect(listed.map((content) => content._id).sort()).toEqual(
+      responses.map((response) => response.body._id as string).sort(),
+    );
+    const db = new Client({ connectionString: process.env.LAYOUT_TEST_DATABASE_URL });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ id: string; position: number }>(
+        'SELECT id, position FROM contents WHERE column_id = $1 ORDER BY position',
+        [layout.column.split('/').pop()],
+      );
+      expect(rows.map((row) => row.position)).toEqual([...Array(24).keys()]);
+      expect(rows.map((row) => row.id)).toEqual(listed.map((content) => content._id));
+    } finally {
+      await db.end();
+    }
   });
 
   it('deletes with 204 and then answers 404', async () => {

@@ -3,16 +3,17 @@ import { Prisma } from '../../generated/prisma/client';
 import { type ColumnResponse } from '@layout/contracts';
 import { type SerializedJson } from '../../common/json/serialized-json';
 import { PrismaService } from '../../database/prisma.service';
+import { type SqlRunner } from '../../database/sql-runner';
 import { type ColumnRecord, type ContentRecord, type ContentWrite } from '../layout.records';
 import { type ColumnScope, type RowScope } from '../layout.scopes';
 import { replaceColumnContents } from './column-contents';
-import { DOCUMENT, type DocumentRows, firstDocument, readDocument } from './documents';
+import { DOCUMENT, documentOf, readDocument } from './documents';
 import { toColumn, toContent } from './record-mappers';
 import { columnWhere } from './scope-filters';
-import { lockColumn, lockRow } from './scope-locks';
+import { lock, LOCK, lockColumn, lockRow } from './scope-locks';
 import { columnMatch, rowMatch } from './scope-sql';
 import { closeSlot, moveToSlot, openSlot } from './sibling-order';
-import { type Tx } from './transaction';
+import { sqlIn, type Tx } from './transaction';
 import { byPosition, columnSelect, contentSelect } from './tree-selects';
 
 /**
@@ -51,7 +52,7 @@ export class ColumnsRepository {
   ): Promise<ColumnRecord | null> {
     return this.prisma.$transaction(async (tx) => {
       if (!(await lockRow(tx, scope))) return null;
-      checkWidth((await rowWidth(tx, scope.rowId)).usedByOthers);
+      checkWidth((await rowWidth(sqlIn(tx), scope.rowId)).usedByOthers);
       const slot = await openSlot(tx, 'column', scope.rowId, position);
       const { id } = await tx.column.create({
         data: { projectId: scope.projectId, rowId: scope.rowId, position: slot, size: column.size },
@@ -69,39 +70,31 @@ export class ColumnsRepository {
     changes: ColumnUpdate,
     checkWidth: RowWidthCheck,
   ): Promise<SerializedJson<ColumnResponse> | null> {
+    // A resize alone, the editor's most frequent write, changes no list: the row lock is all it
+    // needs, and it runs as a plain SQL transaction.
+    if (changes.position === undefined && !changes.contents) {
+      return this.prisma.sqlTransaction(async (sql) => {
+        if (!(await lockRowAndCheck(sql, scope, changes.size, checkWidth))) return null;
+        return saveSize(sql, scope.columnId, changes.size);
+      });
+    }
     return this.prisma.$transaction(async (tx) => {
+      const sql = sqlIn(tx);
       // Row first, then column: the same order as every other writer, so no deadlock.
-      if (!(await lockRow(tx, scope))) return null;
-      const width = await rowWidth(tx, scope.rowId, scope.columnId);
-      if (!width.hasColumn) return null;
-      if (changes.size !== undefined) checkWidth(width.usedByOthers);
-      // A resize alone changes no list: the row lock is all it needs.
-      if (changes.position !== undefined || changes.contents) {
-        if (!(await lockColumn(tx, scope))) return null;
-        if (changes.position !== undefined) {
-          await moveToSlot(tx, 'column', scope.rowId, scope.columnId, changes.position);
-        }
-        if (changes.contents) {
-          const current = await tx.content.findMany({
-            where: { columnId: scope.columnId },
-            select: contentSelect,
-            orderBy: byPosition,
-          });
-          await replaceColumnContents(tx, scope, changes.contents(current.map(toContent)));
-        }
+      if (!(await lockRowAndCheck(sql, scope, changes.size, checkWidth))) return null;
+      if (!(await lockColumn(tx, scope))) return null;
+      if (changes.position !== undefined) {
+        await moveToSlot(tx, 'column', scope.rowId, scope.columnId, changes.position);
       }
-      if (changes.size === undefined) {
-        return readDocument(
-          tx,
-          DOCUMENT.column,
-          Prisma.sql`FROM columns c WHERE c.id = ${scope.columnId}::uuid`,
-        );
+      if (changes.contents) {
+        const current = await tx.content.findMany({
+          where: { columnId: scope.columnId },
+          select: contentSelect,
+          orderBy: byPosition,
+        });
+        await replaceColumnContents(tx, scope, changes.contents(current.map(toContent)));
       }
-      return firstDocument(
-        await tx.$queryRaw<DocumentRows>`
-          UPDATE columns c SET size = ${changes.size} WHERE c.id = ${scope.columnId}::uuid
-          RETURNING ${DOCUMENT.column}::text AS json`,
-      );
+      return saveSize(sql, scope.columnId, changes.size);
     });
   }
 
@@ -128,16 +121,53 @@ export class ColumnsRepository {
  * sees every committed change to the row's columns.
  */
 async function rowWidth(
-  tx: Tx,
+  sql: SqlRunner,
   rowId: string,
   columnId?: string,
 ): Promise<{ usedByOthers: number; hasColumn: boolean }> {
-  const [width] = await tx.$queryRaw<[{ usedByOthers: number; hasColumn: boolean }]>`
+  const [width] = await sql.rows<{ usedByOthers: number; hasColumn: boolean }>(Prisma.sql`
     SELECT COALESCE(sum(size) FILTER (WHERE id IS DISTINCT FROM ${columnId}::uuid), 0)::int
              AS "usedByOthers",
            COALESCE(bool_or(id = ${columnId}::uuid), false) AS "hasColumn"
-    FROM columns WHERE row_id = ${rowId}::uuid`;
+    FROM columns WHERE row_id = ${rowId}::uuid`);
   return width;
+}
+
+/**
+ * Locks the column's row and, when the size changes, lets `checkWidth` refuse it. False when the
+ * column is not at the end of its path for this account.
+ */
+async function lockRowAndCheck(
+  sql: SqlRunner,
+  scope: ColumnScope,
+  size: number | undefined,
+  checkWidth: RowWidthCheck,
+): Promise<boolean> {
+  if (!(await lock(sql, LOCK.row(scope)))) return false;
+  const width = await rowWidth(sql, scope.rowId, scope.columnId);
+  if (!width.hasColumn) return false;
+  if (size !== undefined) checkWidth(width.usedByOthers);
+  return true;
+}
+
+/** Stores the new size, if any, and answers with the column's document. */
+function saveSize(
+  sql: SqlRunner,
+  columnId: string,
+  size: number | undefined,
+): Promise<SerializedJson<ColumnResponse> | null> {
+  if (size === undefined) {
+    return readDocument(
+      sql,
+      DOCUMENT.column,
+      Prisma.sql`FROM columns c WHERE c.id = ${columnId}::uuid`,
+    );
+  }
+  return documentOf(
+    sql,
+    Prisma.sql`UPDATE columns c SET size = ${size} WHERE c.id = ${columnId}::uuid
+      RETURNING ${DOCUMENT.column}::text AS json`,
+  );
 }
 
 async function readColumn(tx: Tx, id: string): Promise<ColumnRecord> {

@@ -1,6 +1,6 @@
 import { Prisma } from '../../generated/prisma/client';
 import { SerializedJson } from '../../common/json/serialized-json';
-import { type Tx } from './transaction';
+import { type SqlRunner } from '../../database/sql-runner';
 
 // The contract's response documents, built by PostgreSQL (json_build_object, json_agg, each list
 // in position order through the per-parent indexes) and sent as the text it returns: a read
@@ -67,21 +67,20 @@ export const DOCUMENT = {
   content: Prisma.raw(contentJson('ct')),
 } as const;
 
-/** A statement's answer: one row with the document as text in `json`, or none. */
-export type DocumentRows = { json: string }[];
-
 /** The document, or null when the match finds nothing (not there, or not the caller's). */
-export async function readDocument<T>(
-  db: Pick<Tx, '$queryRaw'>,
+export function readDocument<T>(
+  sql: SqlRunner,
   document: Prisma.Sql,
   match: Prisma.Sql,
 ): Promise<SerializedJson<T> | null> {
-  return firstDocument<T>(
-    await db.$queryRaw<DocumentRows>`SELECT ${document}::text AS json ${match}`,
-  );
+  return documentOf<T>(sql, Prisma.sql`SELECT ${document}::text AS json ${match}`);
 }
 
-/** For a statement of its own that answers with a document (UPDATE … RETURNING). */
-export function firstDocument<T>(rows: DocumentRows): SerializedJson<T> | null {
-  return rows.length > 0 ? new SerializedJson<T>(rows[0].json) : null;
+/** Runs a statement that answers with a document as text in `json` (or with no row). */
+export async function documentOf<T>(
+  sql: SqlRunner,
+  statement: Prisma.Sql,
+): Promise<SerializedJson<T> | null> {
+  const [row] = await sql.rows<{ json: string }>(statement);
+  return row ? new SerializedJson<T>(row.json) : null;
 }

@@ -38,29 +38,6 @@ export async function openSlot(
   return requested;
 }
 
-/**
- * The other way to add an item, one statement shorter: makes room at the requested index (a
- * no-op past the end) and returns the expression of the new item's position, for the INSERT to
- * compute in the same statement: the requested index, or the end when none is requested or it
- * lies past the end. The INSERT runs after the parent's lock, so it counts every sibling.
- */
-export async function slotExpression(
-  tx: Tx,
-  kind: SiblingKind,
-  parentId: string,
-  requested: number | undefined,
-): Promise<Prisma.Sql> {
-  const { table, parent } = SIBLINGS[kind];
-  if (requested !== undefined) {
-    await tx.$executeRaw`
-      UPDATE ${table} SET position = position + 1
-      WHERE ${parent} = ${parentId}::uuid AND position >= ${requested}`;
-  }
-  // LEAST ignores a NULL: no requested index means the end.
-  return Prisma.sql`(SELECT LEAST(${requested ?? null}::int, count(*)::int)
-    FROM ${table} WHERE ${parent} = ${parentId}::uuid)`;
-}
-
 /** Moves an item to `to` (past the end: to the end), shifting the items in between. */
 export async function moveToSlot(
   tx: Tx,
