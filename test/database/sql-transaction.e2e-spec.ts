@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Logger } from '@nestjs/common';
 import { loadConfig } from '../../apps/api/src/config/load-config';
 import { isDatabaseUnavailable } from '../../apps/api/src/database/database-errors';
 import { type DatabaseServer } from '../../apps/api/src/database/database-server';
@@ -17,6 +18,8 @@ describe('PrismaService.sqlTransaction', () => {
     );
 
   beforeAll(async () => {
+    // The killed connection's warning is expected here; keep the test output quiet.
+    Logger.overrideLogger(false);
     const config = loadConfig({ DATABASE_URL: url, DATABASE_POOL_SIZE: '2' });
     prisma = new PrismaService({ url } as DatabaseServer, config);
     await prisma.rows(Prisma.sql`CREATE TABLE ${table} (n int PRIMARY KEY)`);
