@@ -104,12 +104,7 @@ class EnvReader {
   postgresUrl(name: string): string | undefined {
     const value = this.raw(name);
     if (value === undefined) return undefined;
-    let url: URL | undefined;
-    try {
-      url = new URL(value);
-    } catch {
-      url = undefined;
-    }
+    const url = parseUrl(value);
     if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || !url.hostname) {
       // The value may hold a password: never echo it.
       this.problems.push(`${name} must be a postgresql://user@host:port/database URL`);
@@ -129,12 +124,7 @@ class EnvReader {
   redisUrl(name: string): string | undefined {
     const value = this.raw(name);
     if (value === undefined) return undefined;
-    let url: URL | undefined;
-    try {
-      url = new URL(value);
-    } catch {
-      url = undefined;
-    }
+    const url = parseUrl(value);
     const database = url?.pathname.replace(/^\//, '') ?? '';
     if (
       !url ||
@@ -172,5 +162,13 @@ class EnvReader {
       }
     }
     return origins;
+  }
+}
+
+function parseUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
   }
 }
