@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { onCleanup } from './cleanup';
-import { freePort } from './processes';
+import { freePort } from '../test/support/free-port';
 
 /**
  * Where the run's data lives. With DATABASE_URL: a fresh database on that server, dropped at

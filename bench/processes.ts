@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { onCleanup, onExitKill } from './cleanup';
 
@@ -118,22 +117,6 @@ function killGroup(pid: number, signal: NodeJS.Signals) {
   } catch {
     // Already gone.
   }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no free port')),
-      );
-    });
-  });
 }
 
 /** Resident memory of a process in MiB, from /proc (Linux only; 0 elsewhere). */

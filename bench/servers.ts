@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { cp, stat, symlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
-import { freePort, startServer } from './processes';
+import { freePort } from '../test/support/free-port';
+import { startServer } from './processes';
 
 // How the two servers are built and started: the service from a private copy of its production
 // build, the baseline bundled to plain JS; both as their own process groups on free ports.

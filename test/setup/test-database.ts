@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -9,6 +8,7 @@ import {
   type RunningEmbeddedPostgres,
 } from '../../apps/api/src/database/embedded-postgres';
 import { applyPendingMigrations } from '../../apps/api/src/database/migrations-runner';
+import { freePort } from '../support/free-port';
 
 /**
  * A fresh, migrated database for one test run: on the server named by DATABASE_URL when set,
@@ -62,20 +62,4 @@ function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${database}`;
   return parsed.toString();
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
 }

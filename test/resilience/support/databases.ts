@@ -7,7 +7,7 @@ import {
   startEmbeddedPostgres,
   type RunningEmbeddedPostgres,
 } from '../../../apps/api/src/database/embedded-postgres';
-import { freePort } from '../../setup/test-database';
+import { freePort } from '../../support/free-port';
 
 /** The run's migrated test database (created by test/setup/global-setup.ts). */
 export function testDatabaseUrl(): string {

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { freePort } from '../../setup/test-database';
+import { freePort } from '../../support/free-port';
 import { ensureBuilt, repoRoot } from './build';
 
 export interface ServiceExit {
