@@ -17,7 +17,7 @@ const API_CONTENT_SECURITY_POLICY = {
  * icons, inline styles; no inline scripts), without `upgrade-insecure-requests`, which would
  * send a plain-HTTP deployment's asset requests to https and leave the page blank.
  */
-export const DOCS_CONTENT_SECURITY_POLICY = {
+const DOCS_CONTENT_SECURITY_POLICY = {
   useDefaults: true,
   directives: { upgradeInsecureRequests: null },
 };
@@ -29,7 +29,7 @@ type Headers = Record<string, string>;
  * worked out once: helmet itself (and @fastify/helmet, which calls it per request) would parse
  * the policy's directives again for every response, a tenth of a small request's CPU time.
  */
-export function helmetHeaders(options: HelmetOptions): Readonly<Headers> {
+function helmetHeaders(options: HelmetOptions): Readonly<Headers> {
   const headers: Headers = {};
   const response = {
     setHeader: (name: string, value: string) => (headers[name.toLowerCase()] = value),
