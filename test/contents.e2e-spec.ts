@@ -179,6 +179,11 @@ describe('contents', () => {
     const ids = async () =>
       ((await api.get(layout.contents, { token })).body as { _id: string }[]).map((x) => x._id);
     expect(await ids()).toEqual([a, c, b]);
+    const first = (await create({ type: 'empty', position: 0 })).body._id;
+    const last = (await create({ type: 'empty', position: 99 })).body._id;
+    expect(await ids()).toEqual([first, a, c, b, last]);
+    await api.delete(`${layout.contents}/${first}`, { token });
+    await api.delete(`${layout.contents}/${last}`, { token });
     await api.put(`${layout.contents}/${a}`, { type: 'empty', position: 2 }, { token });
     expect(await ids()).toEqual([c, b, a]);
     expect(
@@ -225,6 +230,18 @@ describe('contents', () => {
     expect(response.text).toBe('');
     expect((await api.get(path, { token })).status).toBe(404);
     expect((await api.put(path, { type: 'empty' }, { token })).status).toBe(404);
+  });
+
+  it('creates nothing through a column reached by another row', async () => {
+    const other = await createLayout(api, token);
+    const columnId = layout.column.split('/').pop();
+    const response = await api.post(
+      `${other.columns}/${columnId}/contents`,
+      { type: 'empty' },
+      { token },
+    );
+    expect(response.status).toBe(404);
+    expect((await api.get(layout.contents, { token })).body).toEqual([]);
   });
 
   it('answers 404 for a content reached through another column', async () => {
