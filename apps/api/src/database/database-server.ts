@@ -24,6 +24,7 @@ export class DatabaseServer implements OnApplicationShutdown {
         dataDir: config.embedded.dataDir,
         port: config.embedded.port,
         onLog: (line) => logger.debug(line),
+        onNotice: (line) => logger.warn(line),
       });
       url = embedded.url;
       logger.log(

