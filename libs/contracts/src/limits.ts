@@ -20,7 +20,19 @@ export const COLUMN_SIZE_MIN = 1;
 export const COLUMN_SIZE_MAX = 12;
 /** The sizes of all columns of one row add up to at most this. */
 export const ROW_WIDTH = 12;
-export const COLUMN_CONTENTS_MAX = 200;
+
+// How much one account may store (the contract's "Limits"): beyond them a write answers 409
+// `/problems/limit-exceeded` with `limit`, or 413 for a content's data.
+export const BLOCKS_PER_PROJECT_MAX = 500;
+export const ROWS_PER_BLOCK_MAX = 500;
+export const CONTENTS_PER_COLUMN_MAX = 1000;
+export const PROJECTS_PER_ACCOUNT_MAX = 10_000;
+/** Nodes one duplicate may create. */
+export const DUPLICATE_NODES_MAX = 20_000;
+/** A content's `data`, as the JSON it is stored as (UTF-8 bytes of JSON.stringify). */
+export const CONTENT_DATA_MAX_BYTES = 256 * 1024;
+/** A project's whole tree, as the bytes of its `GET /projects/<id>` answer. */
+export const PROJECT_TREE_MAX_BYTES = 8 * 1024 * 1024;
 
 export const URL_MAX_LENGTH = 2048;
 /** CSS values of the style members are short; this only bounds the work spent parsing them. */

@@ -1,5 +1,4 @@
 import { ColumnContentDto } from '../content/column-content.dto';
-import { COLUMN_CONTENTS_MAX } from '../limits';
 import { IsColumnSize } from '../validation/is-column-size';
 import { IsPosition } from '../validation/is-position';
 import { MayBeOmitted } from '../validation/may-be-omitted';
@@ -18,10 +17,10 @@ export class CreateColumnDto {
   @IsColumnSize()
   size!: number;
 
-  /** The column's contents, in order (at most 200). */
+  /** The column's contents, in order (at most 1000: more answers 409 `/problems/limit-exceeded`). */
   @MayBeOmitted()
   @ToInstancesOf(() => ColumnContentDto)
-  @NestedObjectList(COLUMN_CONTENTS_MAX)
+  @NestedObjectList()
   contents?: ColumnContentDto[];
 
   /**

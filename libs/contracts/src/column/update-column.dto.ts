@@ -1,5 +1,5 @@
 import { ColumnContentDto } from '../content/column-content.dto';
-import { COLUMN_CONTENTS_MAX, ID_MAX_LENGTH } from '../limits';
+import { ID_MAX_LENGTH } from '../limits';
 import { IsColumnSize } from '../validation/is-column-size';
 import { IsPosition } from '../validation/is-position';
 import { IsStringOfLength } from '../validation/is-string-of-length';
@@ -28,13 +28,13 @@ export class UpdateColumnDto {
   size?: number;
 
   /**
-   * The complete, ordered list of the column's contents (at most 200): an element with the `_id`
+   * The complete, ordered list of the column's contents (at most 1000: more answers 409 `/problems/limit-exceeded`): an element with the `_id`
    * of one of its contents updates it, one without `_id` creates one, contents not listed are
    * deleted.
    */
   @MayBeOmitted()
   @ToInstancesOf(() => ColumnContentDto)
-  @NestedObjectList(COLUMN_CONTENTS_MAX)
+  @NestedObjectList()
   contents?: ColumnContentDto[];
 
   /**

@@ -45,4 +45,12 @@ export class ProblemDetailsResponse {
    */
   @HintSchema({ type: 'integer', minimum: 0 })
   availableSize?: number;
+
+  /**
+   * The limit that the request would have exceeded: a number of items, or bytes for the size
+   * of a project (limit problems only).
+   * @example 1000
+   */
+  @HintSchema({ type: 'integer', minimum: 0 })
+  limit?: number;
 }

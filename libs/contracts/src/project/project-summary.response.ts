@@ -15,6 +15,14 @@ export class ProjectSummaryResponse {
   title!: string;
 
   /**
+   * 1 when the project was created, one higher after every committed request that changed
+   * anything in its tree.
+   * @example 7
+   */
+  @HintSchema({ type: 'integer', minimum: 1 })
+  revision!: number;
+
+  /**
    * When the project was created (ISO 8601 date-time, UTC).
    * @example "2026-11-22T10:15:30.000Z"
    */
@@ -22,7 +30,7 @@ export class ProjectSummaryResponse {
   createdAt!: string;
 
   /**
-   * When the project itself was last changed (ISO 8601 date-time, UTC).
+   * When its latest revision was committed (ISO 8601 date-time, UTC).
    * @example "2026-11-22T10:20:00.000Z"
    */
   @HintSchema(DATE_TIME_SCHEMA)

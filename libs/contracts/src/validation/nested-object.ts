@@ -25,14 +25,20 @@ export function NestedObject(): PropertyDecorator {
  * fail the list as a whole: class-validator would otherwise descend into a nested array and
  * report its elements under misleading pointers.
  */
-export function NestedObjectList(max: number): PropertyDecorator {
-  const detail = `must be an array of at most ${max} objects`;
+export function NestedObjectList(max?: number): PropertyDecorator {
+  const detail =
+    max === undefined
+      ? 'must be an array of objects'
+      : `must be an array of at most ${max} objects`;
   return combine(
     Rule(
       'isObjectList',
-      (value) => Array.isArray(value) && value.length <= max && value.every(isObjectValue),
+      (value) =>
+        Array.isArray(value) &&
+        (max === undefined || value.length <= max) &&
+        value.every(isObjectValue),
       detail,
-      { type: 'array', maxItems: max },
+      { type: 'array', ...(max === undefined ? {} : { maxItems: max }) },
     ),
     ValidateNested({ message: detail }),
   );
