@@ -14,6 +14,8 @@ export interface AppConfig {
    * 0 keeps V8's own heuristics. See apply-heap-growth.ts.
    */
   readonly heapGrowingPercent: number;
+  /** Refuse PUT and DELETE without `If-Match` (428), so that no write goes in blind. */
+  readonly requireIfMatch: boolean;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';

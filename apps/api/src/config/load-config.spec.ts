@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       rateLimit: { enabled: true, windowSeconds: 60, accountMax: 1200, anonymousMax: 30 },
       redis: { url: undefined, keyPrefix: 'layout:' },
       heapGrowingPercent: 30,
+      requireIfMatch: false,
     });
   });
 
@@ -50,6 +51,7 @@ describe('loadConfig', () => {
       SIGNUP_ENABLED: 'OFF',
       CORS_ORIGINS: 'https://editor.example.com, http://localhost:5173',
       HEAP_GROWING_PERCENT: '0',
+      REQUIRE_IF_MATCH: 'true',
     });
     expect(config).toMatchObject({
       host: '0.0.0.0',
@@ -63,6 +65,7 @@ describe('loadConfig', () => {
       auth: { tokenTtlSeconds: 600, signUpEnabled: false },
       corsOrigins: ['https://editor.example.com', 'http://localhost:5173'],
       heapGrowingPercent: 0,
+      requireIfMatch: true,
     });
   });
 

@@ -52,6 +52,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       ),
     },
     heapGrowingPercent: read.integer('HEAP_GROWING_PERCENT', 30, 0, 1000),
+    requireIfMatch: read.boolean('REQUIRE_IF_MATCH', false),
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

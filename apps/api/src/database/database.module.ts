@@ -1,5 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { Database } from './database';
+import { createDatabasePool, DATABASE_POOL } from './database-pool';
 import { DatabaseServer } from './database-server';
 import { PrismaService } from './prisma.service';
 
@@ -11,8 +13,15 @@ import { PrismaService } from './prisma.service';
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => DatabaseServer.start(config.database),
     },
+    {
+      provide: DATABASE_POOL,
+      inject: [DatabaseServer, APP_CONFIG],
+      useFactory: (server: DatabaseServer, config: AppConfig) =>
+        createDatabasePool(server.url, config.database),
+    },
     PrismaService,
+    Database,
   ],
-  exports: [PrismaService, DatabaseServer],
+  exports: [PrismaService, Database, DatabaseServer],
 })
 export class DatabaseModule {}

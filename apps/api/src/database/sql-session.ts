@@ -1,0 +1,12 @@
+import { type SqlStatement } from './sql-statement';
+
+/**
+ * Where statements run: the pool (one statement, any connection) or one transaction. The layout
+ * repositories take one, so the same statement serves a read and the inside of a write.
+ */
+export interface SqlSession {
+  /** Every row the statement returns. */
+  rows<P extends object, R>(statement: SqlStatement<P, R>, params: P): Promise<R[]>;
+  /** The first row, or undefined when there is none. */
+  row<P extends object, R>(statement: SqlStatement<P, R>, params: P): Promise<R | undefined>;
+}

@@ -1,0 +1,58 @@
+/**
+ * A SQL statement written once, with named parameters (`$projectId`), and run as a named
+ * prepared statement: PostgreSQL parses and plans it once per connection, and each call sends
+ * only its name and values. Values are always bound, never spliced into the text.
+ */
+export interface SqlStatement<P extends object, R> {
+  readonly name: string;
+  readonly text: string;
+  /** Parameter names in `$1`, `$2`, … order. */
+  readonly parameters: readonly (keyof P & string)[];
+  /** Carries the row type; never set. */
+  readonly row?: R;
+}
+
+// camelCase names, the only placeholders a statement may hold: positional `$1` and dollar
+// quoting (`$$`, `$tag$`) are refused rather than mixed up with them, and no statement puts a
+// `$word` inside a string literal or a comment.
+const PARAMETER = /\$([a-z][A-Za-z0-9]*)/g;
+const NOT_NAMED = /\$(?:\d|\$|[A-Za-z_][A-Za-z0-9_]*\$)/;
+const defined = new Map<string, string>();
+
+/**
+ * Compiles `sql` with `$name` parameters to PostgreSQL's positional ones. Names must be unique
+ * across the process: a prepared statement's name stands for its text on every connection.
+ */
+export function sqlStatement<P extends object = Record<string, never>, R = unknown>(
+  name: string,
+  sql: string,
+): SqlStatement<P, R> {
+  if (NOT_NAMED.test(sql)) throw new Error(`${name}: use $camelCase parameters only`);
+  const parameters: string[] = [];
+  const text = sql.replace(PARAMETER, (_, parameter: string) => {
+    let index = parameters.indexOf(parameter);
+    if (index < 0) index = parameters.push(parameter) - 1;
+    return `$${index + 1}`;
+  });
+  if (defined.has(name) && defined.get(name) !== text) {
+    throw new Error(`Two different SQL statements are named ${name}`);
+  }
+  defined.set(name, text);
+  return { name, text, parameters: parameters as (keyof P & string)[] };
+}
+
+/**
+ * The positional values of a statement's named parameters. A missing one (absent, inherited or
+ * undefined) is a defect: SQL NULL is passed as null, on purpose.
+ */
+export function bindParameters<P extends object>(
+  statement: SqlStatement<P, unknown>,
+  params: P,
+): unknown[] {
+  return statement.parameters.map((name) => {
+    if (!Object.hasOwn(params, name) || params[name] === undefined) {
+      throw new Error(`${statement.name}: no value for $${name}`);
+    }
+    return params[name];
+  });
+}
