@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type AuthenticatedAccount } from './authenticated-account';
+import { type AuthenticatedAccount } from '../common/auth/authenticated-account';
 
 // Short enough that nothing stale matters (tokens are never revoked before they expire today),
 // long enough to spare a database round trip on nearly every request of a busy editor.

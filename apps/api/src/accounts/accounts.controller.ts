@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   AccountResponse,
@@ -14,13 +14,14 @@ import {
   ApiProtected,
   BODY_PROBLEMS,
   COMMON_PROBLEMS,
-} from '../bootstrap/openapi/decorators';
-import { ACCOUNT_EXAMPLE, ME_EXAMPLE, TOKEN_EXAMPLE } from '../bootstrap/openapi/examples';
+} from '../common/openapi/decorators';
+import { ACCOUNT_EXAMPLE, ME_EXAMPLE, TOKEN_EXAMPLE } from '../common/openapi/examples';
 import { CurrentAccount } from '../common/decorators/current-account.decorator';
 import { Public } from '../common/decorators/public.decorator';
 import { presentAccount, presentMe, presentToken } from './accounts.presenter';
+import { LoginAttemptsRefresh } from './login-attempts-refresh.interceptor';
 import { AccountsService } from './accounts.service';
-import { type AuthenticatedAccount } from './authenticated-account';
+import { type AuthenticatedAccount } from '../common/auth/authenticated-account';
 
 @ApiTags('accounts')
 @Controller('accounts')
@@ -50,6 +51,7 @@ export class AccountsController {
 
   @Public()
   @Post('auth/token')
+  @UseInterceptors(LoginAttemptsRefresh)
   @HttpCode(200)
   @ApiOperation({
     summary: 'Get a token',

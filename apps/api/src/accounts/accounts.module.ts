@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { CountersModule } from '../common/counters/counters.module';
 import { AccessTokenCache } from './access-token-cache';
@@ -20,7 +19,7 @@ import { PasswordHasher } from './password-hasher';
     AccountsRepository,
     PasswordHasher,
     LoginAttemptLimiter,
-    { provide: APP_INTERCEPTOR, useClass: LoginAttemptsRefresh },
+    LoginAttemptsRefresh,
     BearerStrategy,
   ],
   exports: [AccountsService],

@@ -1,7 +1,7 @@
 import { type AccountResponse, type MeResponse, type TokenResponse } from '@layout/contracts';
 import { type AccountRecord } from './accounts.repository';
 import { type IssuedToken } from './accounts.service';
-import { type AuthenticatedAccount } from './authenticated-account';
+import { type AuthenticatedAccount } from '../common/auth/authenticated-account';
 
 export const presentAccount = (account: AccountRecord): AccountResponse => ({
   _id: account.id,

@@ -4,7 +4,7 @@ import { InvalidCredentialsError, SignUpDisabledError } from '../common/errors';
 import { hashAccessToken, newAccessToken } from './access-token';
 import { AccessTokenCache } from './access-token-cache';
 import { type AccountRecord, AccountsRepository } from './accounts.repository';
-import { type AuthenticatedAccount } from './authenticated-account';
+import { type AuthenticatedAccount } from '../common/auth/authenticated-account';
 import { LoginAttemptLimiter } from './login-attempt-limiter';
 import { PasswordHasher } from './password-hasher';
 

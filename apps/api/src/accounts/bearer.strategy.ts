@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-http-bearer';
 import { AccountsService } from './accounts.service';
-import { type AuthenticatedAccount } from './authenticated-account';
+import { type AuthenticatedAccount } from '../common/auth/authenticated-account';
 
 // RFC 6750 tokens are base64url-ish; anything else cannot be one of ours, so skip the lookup.
 const TOKEN_SHAPE = /^[A-Za-z0-9\-._~+/]{1,512}=*$/;

@@ -9,29 +9,20 @@ import { type Observable } from 'rxjs';
 import { usernameKey } from './accounts.service';
 import { LoginAttemptLimiter } from './login-attempt-limiter';
 
-const TOKEN_ROUTE = '/accounts/auth/token';
-
 /**
  * Before POST /accounts/auth/token: loads the shared failure count of the username in the body
  * (LoginAttemptLimiter.refresh), so that the service's synchronous check sees the failures of
- * every instance. Registered globally; does nothing on other routes or without Redis.
+ * every instance. On that route only (an interceptor on every route would put each request
+ * through an RxJS pipeline for nothing); does nothing without Redis.
  */
 @Injectable()
 export class LoginAttemptsRefresh implements NestInterceptor {
   constructor(private readonly limiter: LoginAttemptLimiter) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    if (context.getType() === 'http') {
-      const request = context.switchToHttp().getRequest<FastifyRequest>();
-      const username = (request.body as { username?: unknown } | undefined)?.username;
-      if (
-        request.method === 'POST' &&
-        request.routeOptions.url === TOKEN_ROUTE &&
-        typeof username === 'string'
-      ) {
-        await this.limiter.refresh(usernameKey(username));
-      }
-    }
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const username = (request.body as { username?: unknown } | undefined)?.username;
+    if (typeof username === 'string') await this.limiter.refresh(usernameKey(username));
     return next.handle();
   }
 }

@@ -64,9 +64,11 @@ export async function createApp(
   app.enableCors({
     origin: config.corsOrigins === true ? true : [...config.corsOrigins],
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match', 'X-Request-Id'],
     exposedHeaders: [
+      'ETag',
       'Location',
+      'Project-Revision',
       'Retry-After',
       'WWW-Authenticate',
       'X-Request-Id',

@@ -9,8 +9,8 @@ import {
   SwaggerModule,
 } from '@nestjs/swagger';
 import { ensurePluginMetadata } from './plugin-metadata';
-import { examplePath } from './examples';
-import { INSTANCE_PLACEHOLDER, PROBLEM_CONTENT_TYPE } from './problems';
+import { examplePath } from '../../common/openapi/examples';
+import { INSTANCE_PLACEHOLDER, PROBLEM_CONTENT_TYPE } from '../../common/openapi/problems';
 import { applySchemaHints, modelsReferencedByHints } from './schema-hints';
 
 export const DOCS_PATH = 'docs';
@@ -26,13 +26,23 @@ const DESCRIPTION = `Stores the layout of proposal pages: **project â€º block â€
 (\`PUT\`) changes only the members it carries. A delete answers 204 and removes the whole subtree.
 Lists come back in their stored order; \`position\` (0-based) inserts or moves.
 
+**Editing together.** Every project has a \`revision\`, one higher after every committed request
+that changes its tree; every write answers it in \`Project-Revision\`. Every read answers a strong
+\`ETag\` that changes exactly when that representation does (a change inside a column changes the
+tags along its path, not a sibling's): send it in \`If-None-Match\` to get 304 when nothing
+changed, and in \`If-Match\` on \`PUT\` or \`DELETE\` to change the resource only if nobody else did
+meanwhile (412 otherwise, with the current \`ETag\`; 428 without it when the server requires it).
+Limits: 500 blocks per project, 500 rows per block, 1000 contents per column, 10 000 projects per
+account, 256 KiB of \`data\` per content, 8 MiB per project's whole answer.
+
 **Errors** are RFC 9457 \`application/problem+json\` bodies (schema \`ProblemDetailsResponse\`)
 whose \`type\` names the kind of problem: \`/problems/validation\` (400, with \`errors\`),
 \`/problems/malformed-json\` (400), \`/problems/unauthorized\` (401),
 \`/problems/invalid-credentials\` (401), \`/problems/not-found\` (404, also for any unknown route),
-\`/problems/row-width-exceeded\` (409, with \`availableSize\`), \`/problems/username-taken\` (409),
+\`/problems/row-width-exceeded\` (409, with \`availableSize\`), \`/problems/limit-exceeded\` (409,
+with \`limit\`), \`/problems/username-taken\` (409), \`/problems/precondition-failed\` (412),
 \`/problems/payload-too-large\` (413), \`/problems/unsupported-media-type\` (415),
-\`/problems/rate-limited\` (429), \`/problems/database-unavailable\` (503) and
+\`/problems/precondition-required\` (428), \`/problems/rate-limited\` (429), \`/problems/database-unavailable\` (503) and
 \`/problems/internal\` (500: a fault of the service, which says nothing more). Any operation can
 also answer \`/problems/headers-too-large\` (431, headers over 16 KiB) or
 \`/problems/malformed-request\` (400, not parseable as HTTP), before the request is routed.`;

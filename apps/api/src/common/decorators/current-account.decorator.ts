@@ -1,6 +1,6 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { type FastifyRequest } from 'fastify';
-import { type AuthenticatedAccount } from '../../accounts/authenticated-account';
+import { type AuthenticatedAccount } from '../auth/authenticated-account';
 
 /** The account that the bearer token of this request belongs to. */
 export const CurrentAccount = createParamDecorator(

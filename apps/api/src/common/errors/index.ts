@@ -8,3 +8,7 @@ export * from './row-width-exceeded.error';
 export * from './username-taken.error';
 export * from './sign-up-disabled.error';
 export * from './too-many-login-attempts.error';
+export * from './content-too-large.error';
+export * from './limit-exceeded.error';
+export * from './precondition-failed.error';
+export * from './precondition-required.error';

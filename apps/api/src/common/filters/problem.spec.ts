@@ -2,9 +2,13 @@ import { HttpException, NotFoundException } from '@nestjs/common';
 import { errorCodes } from 'fastify';
 import {
   AuthenticationRequiredError,
+  ContentTooLargeError,
   DatabaseUnavailableError,
   DomainError,
   InvalidCredentialsError,
+  LimitExceededError,
+  PreconditionFailedError,
+  PreconditionRequiredError,
   RequestValidationError,
   ResourceNotFoundError,
   RowWidthExceededError,
@@ -56,6 +60,77 @@ describe('toProblem', () => {
         status: 409,
         availableSize: 4,
       });
+    });
+
+    it('PreconditionFailedError → 412 precondition-failed with the current tag as ETag', () => {
+      const problem = toProblem(new PreconditionFailedError('"r8"'), INSTANCE);
+      expect(problem.status).toBe(412);
+      expect(problem.headers).toEqual({ etag: '"r8"' });
+      expect(problem.body).toMatchObject({
+        type: '/problems/precondition-failed',
+        title: 'Precondition failed',
+        status: 412,
+        instance: INSTANCE,
+      });
+      expect(problem.body.detail).toEqual(expect.any(String));
+      expect(problem.unexpected).toBeUndefined();
+    });
+
+    it('PreconditionRequiredError → 428 precondition-required', () => {
+      const problem = toProblem(new PreconditionRequiredError(), INSTANCE);
+      expect(problem.status).toBe(428);
+      expect(problem.headers).toEqual({});
+      expect(problem.body).toMatchObject({
+        type: '/problems/precondition-required',
+        title: 'Precondition required',
+        status: 428,
+      });
+      expect(problem.body.detail).toContain('If-Match');
+    });
+
+    it('LimitExceededError → 409 limit-exceeded with limit', () => {
+      const problem = toProblem(
+        new LimitExceededError(500, 'A project holds at most 500'),
+        INSTANCE,
+      );
+      expect(problem.status).toBe(409);
+      expect(problem.headers).toEqual({});
+      expect(problem.body).toMatchObject({
+        type: '/problems/limit-exceeded',
+        title: 'Limit exceeded',
+        status: 409,
+        detail: 'A project holds at most 500',
+        limit: 500,
+      });
+    });
+
+    it('LimitExceededError on the tree size → limit in bytes', () => {
+      const problem = toProblem(new LimitExceededError(8 * 1024 * 1024, 'too big'), INSTANCE);
+      expect(problem.body.limit).toBe(8388608);
+    });
+
+    it('ContentTooLargeError → 413 payload-too-large, naming the pointer in errors', () => {
+      const problem = toProblem(new ContentTooLargeError(256 * 1024, '/contents/2/data'), INSTANCE);
+      expect(problem.status).toBe(413);
+      expect(problem.headers).toEqual({});
+      expect(problem.body).toMatchObject({
+        type: '/problems/payload-too-large',
+        title: 'Payload too large',
+        status: 413,
+        instance: INSTANCE,
+      });
+      expect(problem.body.detail).toContain('/contents/2/data');
+      expect(problem.body.errors).toEqual([
+        { pointer: '/contents/2/data', detail: 'is larger than 262144 bytes' },
+      ]);
+      expect(problem.unexpected).toBeUndefined();
+    });
+
+    it('ContentTooLargeError → its own pointer and limit in errors', () => {
+      const problem = toProblem(new ContentTooLargeError(1000, '/data'), INSTANCE);
+      expect(problem.body.errors).toEqual([
+        { pointer: '/data', detail: 'is larger than 1000 bytes' },
+      ]);
     });
 
     it('UsernameTakenError → 409 username-taken', () => {
@@ -144,6 +219,7 @@ describe('toProblem', () => {
       const problem = toProblem(wrapped(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE()), INSTANCE);
       expect(problem.status).toBe(413);
       expect(problem.body).toMatchObject({ type: '/problems/payload-too-large', status: 413 });
+      expect(problem.body.errors).toBeUndefined(); // the whole body: no member to point at
     });
 
     it('FST_ERR_CTP_INVALID_MEDIA_TYPE → 415 unsupported-media-type', () => {

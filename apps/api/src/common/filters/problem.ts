@@ -2,9 +2,13 @@ import { HttpException } from '@nestjs/common';
 import { isDatabaseUnavailable } from '../../database/database-errors';
 import {
   AuthenticationRequiredError,
+  ContentTooLargeError,
   DatabaseUnavailableError,
   DomainError,
   InvalidCredentialsError,
+  LimitExceededError,
+  PreconditionFailedError,
+  PreconditionRequiredError,
   RequestValidationError,
   ResourceNotFoundError,
   RowWidthExceededError,
@@ -84,6 +88,20 @@ function fromDomainError(error: DomainError, make: Make): Problem {
   if (error instanceof ResourceNotFoundError) return make('notFound', error.message);
   if (error instanceof RowWidthExceededError) {
     return make('rowWidthExceeded', error.message, { availableSize: error.availableSize });
+  }
+  if (error instanceof LimitExceededError) {
+    return make('limitExceeded', error.message, { limit: error.limit });
+  }
+  if (error instanceof PreconditionFailedError) {
+    return make('preconditionFailed', error.message, {}, { etag: error.currentTag });
+  }
+  if (error instanceof PreconditionRequiredError) {
+    return make('preconditionRequired', error.message);
+  }
+  if (error instanceof ContentTooLargeError) {
+    return make('payloadTooLarge', error.message, {
+      errors: [{ pointer: error.pointer, detail: `is larger than ${error.limitBytes} bytes` }],
+    });
   }
   if (error instanceof UsernameTakenError) return make('usernameTaken', error.message);
   if (error instanceof InvalidCredentialsError) return make('invalidCredentials', error.message);

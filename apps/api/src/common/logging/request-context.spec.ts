@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type AddressInfo } from 'node:net';
-import { type AuthenticatedAccount } from '../../accounts/authenticated-account';
+import { type AuthenticatedAccount } from '../auth/authenticated-account';
 import { createRootLogger } from './root-logger';
 import { trackRequests } from './request-context';
 

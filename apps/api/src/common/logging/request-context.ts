@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { type AuthenticatedAccount } from '../../accounts/authenticated-account';
+import { type AuthenticatedAccount } from '../auth/authenticated-account';
 import { REQUEST_ID_HEADER } from './request-id';
 
 export type TrackedRequest = FastifyRequest & { user?: AuthenticatedAccount };

@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
-import { type AuthenticatedAccount } from '../../accounts/authenticated-account';
+import { type AuthenticatedAccount } from '../auth/authenticated-account';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { type CounterStore } from '../counters/counter-store';
 import { RATE_LIMIT_COUNTERS } from '../counters/counters.module';

@@ -93,12 +93,39 @@ const PROBLEM_DOCS: Readonly<Record<DocumentedProblemKind, ProblemDoc>> = {
     detail: 'The columns of a row add up to at most 12; 4 left for this column, 6 requested',
     extensions: { availableSize: 4 },
   },
+  limitExceeded: {
+    when:
+      'The write would take a container past one of its limits (500 blocks in a project, 500 ' +
+      'rows in a block, 1000 contents in a column, 10 000 projects per account, 8 MiB for a ' +
+      "project's whole JSON answer); `limit` is the number, in items or bytes. Nothing changed.",
+    detail: 'A column holds at most 1000 contents',
+    extensions: { limit: 1000 },
+  },
+  preconditionFailed: {
+    when:
+      '`If-Match` names none of the current tags of the resource: someone changed it since it ' +
+      'was read. Nothing changed; `ETag` carries the current tag.',
+    detail: 'The resource has changed since it was read; reload it and try again',
+    headers: {
+      ETag: {
+        description: 'The current entity tag of the resource.',
+        required: true,
+        schema: { type: 'string', example: '"r8"' },
+      },
+    },
+  },
+  preconditionRequired: {
+    when: 'The server requires `If-Match` on every change (`REQUIRE_IF_MATCH`) and none was sent.',
+    detail: 'Send If-Match with the ETag of the resource you read',
+  },
   usernameTaken: {
     when: 'The username is taken (compared regardless of case).',
     detail: 'This username is already taken',
   },
   payloadTooLarge: {
-    when: 'The body is larger than 1 MiB.',
+    when:
+      "The body is larger than 1 MiB, or a content's `data` larger than 256 KiB as stored JSON " +
+      '(then `errors` names it by JSON pointer).',
     detail: 'The request body is larger than 1 MiB',
   },
   unsupportedMediaType: {

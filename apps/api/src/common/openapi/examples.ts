@@ -56,6 +56,7 @@ export const BLOCK_EXAMPLE: BlockResponse = {
 export const PROJECT_SUMMARY_EXAMPLE: ProjectSummaryResponse = {
   _id: EXAMPLE_IDS.projectId,
   title: 'Proposal for ACME',
+  revision: 7,
   createdAt: CREATED_AT,
   updatedAt: UPDATED_AT,
 };
@@ -67,7 +68,12 @@ export const PROJECT_EXAMPLE: ProjectResponse = {
 
 /** What a create answers: the new resource, whose lists are still empty. */
 export const NEW = {
-  project: { ...PROJECT_EXAMPLE, blocks: [], updatedAt: CREATED_AT } satisfies ProjectResponse,
+  project: {
+    ...PROJECT_EXAMPLE,
+    revision: 1,
+    blocks: [],
+    updatedAt: CREATED_AT,
+  } satisfies ProjectResponse,
   block: { ...BLOCK_EXAMPLE, rows: [], updatedAt: CREATED_AT } satisfies BlockResponse,
   row: { ...ROW_EXAMPLE, columns: [] } satisfies RowResponse,
   column: { ...COLUMN_EXAMPLE, contents: [] } satisfies ColumnResponse,

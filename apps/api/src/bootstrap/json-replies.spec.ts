@@ -1,0 +1,124 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Representation } from '../common/http/representation';
+import { SerializedJson } from '../common/json/serialized-json';
+import { configureJsonReplies } from './json-replies';
+
+// Fastify's `inject` cannot load under Jest on Node 20 (light-my-request needs the ESM-only
+// `cookie` 2, see the README), so this talks HTTP to a real Fastify on a loopback port.
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+function call(app: FastifyInstance, method: string, path: string): Promise<Answer> {
+  const { port } = app.server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** JSON text as PostgreSQL builds it: spacing and key order that JSON.stringify would change. */
+const DOCUMENT = '{"_id": "c9",  "size": "6", "contents": []}';
+
+describe('configureJsonReplies', () => {
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    app = Fastify();
+    configureJsonReplies(app);
+    app.post('/created', (_request, reply) => {
+      void reply.code(201);
+      return Promise.resolve(
+        Representation.of(new SerializedJson(DOCUMENT), {
+          etag: '"r8"',
+          projectRevision: 8,
+          location: '/projects/p1/blocks/b1/rows/r1/columns/c9',
+        }),
+      );
+    });
+    app.get('/document', () =>
+      Promise.resolve(Representation.of(new SerializedJson(DOCUMENT), { etag: '"r5"' })),
+    );
+    app.get('/unchanged', () => Promise.resolve(Representation.notModified('"r5"')));
+    app.delete('/deleted', (_request, reply) => {
+      void reply.code(204);
+      return Promise.resolve(Representation.empty({ projectRevision: 9 }));
+    });
+    app.get('/serialized', () => Promise.resolve(new SerializedJson(DOCUMENT)));
+    app.get('/object', () => Promise.resolve({ status: 'ok', list: [1, 2] }));
+    await app.listen({ host: '127.0.0.1', port: 0 });
+  });
+
+  afterAll(() => app.close());
+
+  it('sends a created representation’s document as is, with ETag, Project-Revision and Location', async () => {
+    const answer = await call(app, 'POST', '/created');
+    expect(answer.status).toBe(201);
+    expect(answer.body).toBe(DOCUMENT);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(answer.headers.etag).toBe('"r8"');
+    expect(answer.headers['project-revision']).toBe('8');
+    expect(answer.headers.location).toBe('/projects/p1/blocks/b1/rows/r1/columns/c9');
+  });
+
+  it('sets only the headers a representation carries', async () => {
+    const answer = await call(app, 'GET', '/document');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toBe(DOCUMENT);
+    expect(answer.headers.etag).toBe('"r5"');
+    expect(answer.headers).not.toHaveProperty('project-revision');
+    expect(answer.headers).not.toHaveProperty('location');
+  });
+
+  it('turns "not modified" into a 304 with the ETag, no body and no Content-Type', async () => {
+    const answer = await call(app, 'GET', '/unchanged');
+    expect(answer.status).toBe(304);
+    expect(answer.headers.etag).toBe('"r5"');
+    expect(answer.body).toBe('');
+    expect(answer.headers).not.toHaveProperty('content-type');
+  });
+
+  it('answers an empty representation with no body and its Project-Revision', async () => {
+    const answer = await call(app, 'DELETE', '/deleted');
+    expect(answer.status).toBe(204);
+    expect(answer.body).toBe('');
+    expect(answer.headers['project-revision']).toBe('9');
+    expect(answer.headers).not.toHaveProperty('etag');
+  });
+
+  it('answers HEAD with the same headers as GET and no body', async () => {
+    const answer = await call(app, 'HEAD', '/document');
+    expect(answer.status).toBe(200);
+    expect(answer.headers.etag).toBe('"r5"');
+    expect(answer.body).toBe('');
+  });
+
+  it('sends a bare SerializedJson as is', async () => {
+    const answer = await call(app, 'GET', '/serialized');
+    expect(answer.body).toBe(DOCUMENT);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('stringifies any other object', async () => {
+    const answer = await call(app, 'GET', '/object');
+    expect(answer.body).toBe('{"status":"ok","list":[1,2]}');
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+  });
+});

@@ -1,0 +1,12 @@
+import { DomainError } from './domain-error';
+
+/** A write would take a container past one of the contract's limits: nothing was changed. */
+export class LimitExceededError extends DomainError {
+  constructor(
+    /** The limit, in the unit the message names (items, or bytes). */
+    readonly limit: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
