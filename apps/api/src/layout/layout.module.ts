@@ -10,11 +10,13 @@ import { ColumnsRepository } from './repositories/columns.repository';
 import { ContentsRepository } from './repositories/contents.repository';
 import { ProjectsRepository } from './repositories/projects.repository';
 import { RowsRepository } from './repositories/rows.repository';
+import { SiblingOrderRepository } from './repositories/sibling-order.repository';
 import { BlocksService } from './services/blocks.service';
 import { ColumnsService } from './services/columns.service';
 import { ContentsService } from './services/contents.service';
 import { ProjectsService } from './services/projects.service';
 import { RowsService } from './services/rows.service';
+import { TreeWriter } from './services/tree-writer';
 
 /** Projects and everything beneath them: blocks, rows, columns, contents. */
 @Module({
@@ -31,12 +33,14 @@ import { RowsService } from './services/rows.service';
     RowsService,
     ColumnsService,
     ContentsService,
+    TreeWriter,
     ContentComposer,
     ProjectsRepository,
     BlocksRepository,
     RowsRepository,
     ColumnsRepository,
     ContentsRepository,
+    SiblingOrderRepository,
   ],
 })
 export class LayoutModule {}

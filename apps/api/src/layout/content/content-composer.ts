@@ -16,6 +16,13 @@ export interface ContentInput {
   data?: object;
 }
 
+/** A body with the work done that needs no stored state: what it gives, complete and clean. */
+export interface PreparedContent {
+  type: ContentType;
+  style?: ContentStyle;
+  data?: ContentData;
+}
+
 /**
  * The content rules that validation alone cannot express: a stored style always has all five
  * members, text HTML is sanitised, a video's provider is inferred from its URL, and on update
@@ -24,15 +31,32 @@ export interface ContentInput {
 @Injectable()
 export class ContentComposer {
   compose(input: ContentInput, current?: ContentRecord): Omit<ContentWrite, 'id'> {
-    const style =
-      input.style !== undefined
-        ? { ...DEFAULT_CONTENT_STYLE, ...definedMembers(input.style) }
-        : (current?.style ?? { ...DEFAULT_CONTENT_STYLE });
+    return this.merge(this.prepare(input), current);
+  }
+
+  /**
+   * Everything that needs no stored state (sanitising HTML costs the most): done before a write
+   * locks its project, so that the lock is not held for it.
+   */
+  prepare(input: ContentInput): PreparedContent {
+    return {
+      type: input.type,
+      style:
+        input.style === undefined
+          ? undefined
+          : { ...DEFAULT_CONTENT_STYLE, ...definedMembers(input.style) },
+      data: input.data === undefined ? undefined : this.normaliseData(input.type, input.data),
+    };
+  }
+
+  /** The content a prepared body makes of the stored one (none for a new content). */
+  merge(prepared: PreparedContent, current?: ContentRecord): Omit<ContentWrite, 'id'> {
+    const style = prepared.style ?? current?.style ?? { ...DEFAULT_CONTENT_STYLE };
     let data: ContentData;
-    if (input.data !== undefined) data = this.normaliseData(input.type, input.data);
-    else if (current && current.type === input.type) data = current.data;
+    if (prepared.data !== undefined) data = prepared.data;
+    else if (current && current.type === prepared.type) data = current.data;
     else data = {};
-    return { type: input.type, style, data };
+    return { type: prepared.type, style, data };
   }
 
   private normaliseData(type: ContentType, data: object): ContentData {

@@ -1,20 +1,21 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BlockResponse, CreateBlockDto, UpdateBlockDto } from '@layout/contracts';
-import { type AuthenticatedAccount } from '../../accounts/authenticated-account';
+import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
 import {
+  ApiChangedResponse,
   ApiCreatedJsonResponse,
   ApiDeletedResponse,
-  ApiOkJsonResponse,
   ApiProblems,
   ApiProtected,
+  ApiTaggedRead,
   BODY_PROBLEMS,
-} from '../../bootstrap/openapi/decorators';
-import { BLOCK_EXAMPLE, NEW } from '../../bootstrap/openapi/examples';
-import { CreatesResource } from '../../common/decorators/creates-resource.decorator';
-import { type SerializedJson } from '../../common/json/serialized-json';
+} from '../../common/openapi/decorators';
+import { BLOCK_EXAMPLE, NEW } from '../../common/openapi/examples';
+import { ConditionalWrite } from '../../common/decorators/conditional-write.decorator';
+import { Conditions, type RequestConditions } from '../../common/http/request-conditions';
+import { type Representation } from '../../common/http/representation';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
-import { presentBlock } from '../layout.presenter';
 import { BlockPath, ProjectPath } from '../params/layout-paths.params';
 import { BlocksService } from '../services/blocks.service';
 
@@ -25,7 +26,7 @@ export class BlocksController {
   constructor(private readonly blocks: BlocksService) {}
 
   @Post()
-  @CreatesResource()
+  @HttpCode(201)
   @ApiOperation({
     summary: 'Create a block',
     description:
@@ -33,13 +34,13 @@ export class BlocksController {
       'style comes back with every default filled in.',
   })
   @ApiCreatedJsonResponse(BlockResponse, NEW.block, 'The new block.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound')
-  async create(
+  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
+  create(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ProjectPath,
     @Body() body: CreateBlockDto,
-  ): Promise<BlockResponse> {
-    return presentBlock(await this.blocks.create({ accountId: account.id, ...path }, body));
+  ): Promise<Representation<BlockResponse>> {
+    return this.blocks.create({ accountId: account.id, ...path }, body);
   }
 
   @Get()
@@ -47,13 +48,14 @@ export class BlocksController {
     summary: 'List the blocks of a project',
     description: "The project's blocks in their stored order, each with its whole subtree.",
   })
-  @ApiOkJsonResponse([BlockResponse], [BLOCK_EXAMPLE], 'The blocks.')
+  @ApiTaggedRead([BlockResponse], [BLOCK_EXAMPLE], 'The blocks.')
   @ApiProblems('notFound')
-  async list(
+  list(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ProjectPath,
-  ): Promise<SerializedJson<BlockResponse[]>> {
-    return this.blocks.list({ accountId: account.id, ...path });
+    @Conditions() conditions: RequestConditions,
+  ): Promise<Representation<BlockResponse[]>> {
+    return this.blocks.list({ accountId: account.id, ...path }, conditions);
   }
 
   @Get(':blockId')
@@ -61,44 +63,49 @@ export class BlocksController {
     summary: 'Retrieve a block',
     description: 'A block with its rows, their columns and their contents, in order.',
   })
-  @ApiOkJsonResponse(BlockResponse, BLOCK_EXAMPLE, 'The block with its subtree.')
+  @ApiTaggedRead(BlockResponse, BLOCK_EXAMPLE, 'The block with its subtree.')
   @ApiProblems('notFound')
-  async retrieve(
+  retrieve(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: BlockPath,
-  ): Promise<SerializedJson<BlockResponse>> {
-    return this.blocks.retrieve({ accountId: account.id, ...path });
+    @Conditions() conditions: RequestConditions,
+  ): Promise<Representation<BlockResponse>> {
+    return this.blocks.retrieve({ accountId: account.id, ...path }, conditions);
   }
 
   @Put(':blockId')
+  @ConditionalWrite()
   @ApiOperation({
     summary: 'Update a block',
     description:
       'Members left out keep their value; a given `style` replaces the stored one whole (its ' +
       'members left out get their defaults); `position` moves the block.',
   })
-  @ApiOkJsonResponse(BlockResponse, BLOCK_EXAMPLE, 'The block with its subtree.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound')
-  async update(
+  @ApiChangedResponse(BlockResponse, BLOCK_EXAMPLE, 'The block with its subtree.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
+  update(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: BlockPath,
     @Body() body: UpdateBlockDto,
-  ): Promise<BlockResponse> {
-    return presentBlock(await this.blocks.update({ accountId: account.id, ...path }, body));
+    @Conditions() conditions: RequestConditions,
+  ): Promise<Representation<BlockResponse>> {
+    return this.blocks.update({ accountId: account.id, ...path }, body, conditions);
   }
 
   @Delete(':blockId')
   @HttpCode(204)
+  @ConditionalWrite()
   @ApiOperation({
     summary: 'Delete a block',
     description: 'Deletes the block with its rows, their columns and their contents.',
   })
   @ApiDeletedResponse('Deleted; no body.')
   @ApiProblems('notFound')
-  async delete(
+  delete(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: BlockPath,
-  ): Promise<void> {
-    await this.blocks.delete({ accountId: account.id, ...path });
+    @Conditions() conditions: RequestConditions,
+  ): Promise<Representation<never>> {
+    return this.blocks.delete({ accountId: account.id, ...path }, conditions);
   }
 }

@@ -1,20 +1,21 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ColumnResponse, CreateColumnDto, UpdateColumnDto } from '@layout/contracts';
-import { type AuthenticatedAccount } from '../../accounts/authenticated-account';
+import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
 import {
+  ApiChangedResponse,
   ApiCreatedJsonResponse,
   ApiDeletedResponse,
-  ApiOkJsonResponse,
   ApiProblems,
   ApiProtected,
+  ApiTaggedRead,
   BODY_PROBLEMS,
-} from '../../bootstrap/openapi/decorators';
-import { COLUMN_EXAMPLE, NEW } from '../../bootstrap/openapi/examples';
-import { CreatesResource } from '../../common/decorators/creates-resource.decorator';
-import { type SerializedJson } from '../../common/json/serialized-json';
+} from '../../common/openapi/decorators';
+import { COLUMN_EXAMPLE, NEW } from '../../common/openapi/examples';
+import { ConditionalWrite } from '../../common/decorators/conditional-write.decorator';
+import { Conditions, type RequestConditions } from '../../common/http/request-conditions';
+import { type Representation } from '../../common/http/representation';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
-import { presentColumn } from '../layout.presenter';
 import { ColumnPath, RowPath } from '../params/layout-paths.params';
 import { ColumnsService } from '../services/columns.service';
 
@@ -25,7 +26,7 @@ export class ColumnsController {
   constructor(private readonly columns: ColumnsService) {}
 
   @Post()
-  @CreatesResource()
+  @HttpCode(201)
   @ApiOperation({
     summary: 'Create a column',
     description:
@@ -34,13 +35,13 @@ export class ColumnsController {
       'fit answers 409 with `availableSize`, also under concurrent requests.',
   })
   @ApiCreatedJsonResponse(ColumnResponse, NEW.column, 'The new column, with its contents.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'rowWidthExceeded')
-  async create(
+  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'rowWidthExceeded', 'limitExceeded')
+  create(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: RowPath,
     @Body() body: CreateColumnDto,
-  ): Promise<ColumnResponse> {
-    return presentColumn(await this.columns.create({ accountId: account.id, ...path }, body));
+  ): Promise<Representation<ColumnResponse>> {
+    return this.columns.create({ accountId: account.id, ...path }, body);
   }
 
   @Get()
@@ -48,13 +49,14 @@ export class ColumnsController {
     summary: 'List the columns of a row',
     description: "The row's columns in their stored order, each with its contents.",
   })
-  @ApiOkJsonResponse([ColumnResponse], [COLUMN_EXAMPLE], 'The columns.')
+  @ApiTaggedRead([ColumnResponse], [COLUMN_EXAMPLE], 'The columns.')
   @ApiProblems('notFound')
-  async list(
+  list(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: RowPath,
-  ): Promise<SerializedJson<ColumnResponse[]>> {
-    return this.columns.list({ accountId: account.id, ...path });
+    @Conditions() conditions: RequestConditions,
+  ): Promise<Representation<ColumnResponse[]>> {
+    return this.columns.list({ accountId: account.id, ...path }, conditions);
   }
 
   @Get(':columnId')
@@ -62,16 +64,18 @@ export class ColumnsController {
     summary: 'Retrieve a column',
     description: 'A column with its contents, in order.',
   })
-  @ApiOkJsonResponse(ColumnResponse, COLUMN_EXAMPLE, 'The column with its contents.')
+  @ApiTaggedRead(ColumnResponse, COLUMN_EXAMPLE, 'The column with its contents.')
   @ApiProblems('notFound')
-  async retrieve(
+  retrieve(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ColumnPath,
-  ): Promise<SerializedJson<ColumnResponse>> {
-    return this.columns.retrieve({ accountId: account.id, ...path });
+    @Conditions() conditions: RequestConditions,
+  ): Promise<Representation<ColumnResponse>> {
+    return this.columns.retrieve({ accountId: account.id, ...path }, conditions);
   }
 
   @Put(':columnId')
+  @ConditionalWrite()
   @ApiOperation({
     summary: 'Update a column',
     description:
@@ -81,28 +85,31 @@ export class ColumnsController {
       '(an `_id` that is not a content of this column answers 400 and changes nothing). A size ' +
       'that does not fit the row answers 409 with `availableSize`.',
   })
-  @ApiOkJsonResponse(ColumnResponse, COLUMN_EXAMPLE, 'The column with its contents.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'rowWidthExceeded')
-  async update(
+  @ApiChangedResponse(ColumnResponse, COLUMN_EXAMPLE, 'The column with its contents.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'rowWidthExceeded', 'limitExceeded')
+  update(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ColumnPath,
     @Body() body: UpdateColumnDto,
-  ): Promise<SerializedJson<ColumnResponse>> {
-    return this.columns.update({ accountId: account.id, ...path }, body);
+    @Conditions() conditions: RequestConditions,
+  ): Promise<Representation<ColumnResponse>> {
+    return this.columns.update({ accountId: account.id, ...path }, body, conditions);
   }
 
   @Delete(':columnId')
   @HttpCode(204)
+  @ConditionalWrite()
   @ApiOperation({
     summary: 'Delete a column',
     description: 'Deletes the column with its contents.',
   })
   @ApiDeletedResponse('Deleted; no body.')
   @ApiProblems('notFound')
-  async delete(
+  delete(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ColumnPath,
-  ): Promise<void> {
-    await this.columns.delete({ accountId: account.id, ...path });
+    @Conditions() conditions: RequestConditions,
+  ): Promise<Representation<never>> {
+    return this.columns.delete({ accountId: account.id, ...path }, conditions);
   }
 }

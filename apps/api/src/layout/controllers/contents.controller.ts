@@ -1,20 +1,21 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ContentResponse, CreateContentDto, UpdateContentDto } from '@layout/contracts';
-import { type AuthenticatedAccount } from '../../accounts/authenticated-account';
+import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
 import {
+  ApiChangedResponse,
   ApiCreatedJsonResponse,
   ApiDeletedResponse,
-  ApiOkJsonResponse,
   ApiProblems,
   ApiProtected,
+  ApiTaggedRead,
   BODY_PROBLEMS,
-} from '../../bootstrap/openapi/decorators';
-import { CONTENT_EXAMPLE, NEW } from '../../bootstrap/openapi/examples';
-import { CreatesResource } from '../../common/decorators/creates-resource.decorator';
-import { type SerializedJson } from '../../common/json/serialized-json';
+} from '../../common/openapi/decorators';
+import { CONTENT_EXAMPLE, NEW } from '../../common/openapi/examples';
+import { ConditionalWrite } from '../../common/decorators/conditional-write.decorator';
+import { Conditions, type RequestConditions } from '../../common/http/request-conditions';
+import { type Representation } from '../../common/http/representation';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
-import { presentContent } from '../layout.presenter';
 import { ColumnPath, ContentPath } from '../params/layout-paths.params';
 import { ContentsService } from '../services/contents.service';
 
@@ -25,7 +26,7 @@ export class ContentsController {
   constructor(private readonly contents: ContentsService) {}
 
   @Post()
-  @CreatesResource()
+  @HttpCode(201)
   @ApiOperation({
     summary: 'Create a content',
     description:
@@ -35,13 +36,13 @@ export class ContentsController {
       '`options`, `content`; empty: none). The style comes back with every default filled in.',
   })
   @ApiCreatedJsonResponse(ContentResponse, NEW.content, 'The new content.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound')
-  async create(
+  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
+  create(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ColumnPath,
     @Body() body: CreateContentDto,
-  ): Promise<ContentResponse> {
-    return presentContent(await this.contents.create({ accountId: account.id, ...path }, body));
+  ): Promise<Representation<ContentResponse>> {
+    return this.contents.create({ accountId: account.id, ...path }, body);
   }
 
   @Get()
@@ -49,13 +50,14 @@ export class ContentsController {
     summary: 'List the contents of a column',
     description: "The column's contents in their stored order.",
   })
-  @ApiOkJsonResponse([ContentResponse], [CONTENT_EXAMPLE], 'The contents.')
+  @ApiTaggedRead([ContentResponse], [CONTENT_EXAMPLE], 'The contents.')
   @ApiProblems('notFound')
-  async list(
+  list(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ColumnPath,
-  ): Promise<SerializedJson<ContentResponse[]>> {
-    return this.contents.list({ accountId: account.id, ...path });
+    @Conditions() conditions: RequestConditions,
+  ): Promise<Representation<ContentResponse[]>> {
+    return this.contents.list({ accountId: account.id, ...path }, conditions);
   }
 
   @Get(':contentId')
@@ -63,16 +65,18 @@ export class ContentsController {
     summary: 'Retrieve a content',
     description: 'A content with its complete style and its data.',
   })
-  @ApiOkJsonResponse(ContentResponse, CONTENT_EXAMPLE, 'The content.')
+  @ApiTaggedRead(ContentResponse, CONTENT_EXAMPLE, 'The content.')
   @ApiProblems('notFound')
-  async retrieve(
+  retrieve(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ContentPath,
-  ): Promise<SerializedJson<ContentResponse>> {
-    return this.contents.retrieve({ accountId: account.id, ...path });
+    @Conditions() conditions: RequestConditions,
+  ): Promise<Representation<ContentResponse>> {
+    return this.contents.retrieve({ accountId: account.id, ...path }, conditions);
   }
 
   @Put(':contentId')
+  @ConditionalWrite()
   @ApiOperation({
     summary: 'Update a content',
     description:
@@ -80,25 +84,28 @@ export class ContentsController {
       'becomes `{}` when the type changes. A given `style` replaces the stored one whole (its ' +
       'members left out get their defaults); `position` moves the content.',
   })
-  @ApiOkJsonResponse(ContentResponse, CONTENT_EXAMPLE, 'The content.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound')
-  async update(
+  @ApiChangedResponse(ContentResponse, CONTENT_EXAMPLE, 'The content.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
+  update(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ContentPath,
     @Body() body: UpdateContentDto,
-  ): Promise<ContentResponse> {
-    return presentContent(await this.contents.update({ accountId: account.id, ...path }, body));
+    @Conditions() conditions: RequestConditions,
+  ): Promise<Representation<ContentResponse>> {
+    return this.contents.update({ accountId: account.id, ...path }, body, conditions);
   }
 
   @Delete(':contentId')
   @HttpCode(204)
+  @ConditionalWrite()
   @ApiOperation({ summary: 'Delete a content', description: 'Deletes the content.' })
   @ApiDeletedResponse('Deleted; no body.')
   @ApiProblems('notFound')
-  async delete(
+  delete(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ContentPath,
-  ): Promise<void> {
-    await this.contents.delete({ accountId: account.id, ...path });
+    @Conditions() conditions: RequestConditions,
+  ): Promise<Representation<never>> {
+    return this.contents.delete({ accountId: account.id, ...path }, conditions);
   }
 }

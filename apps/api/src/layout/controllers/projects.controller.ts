@@ -6,20 +6,21 @@ import {
   ProjectSummaryResponse,
   UpdateProjectDto,
 } from '@layout/contracts';
-import { type AuthenticatedAccount } from '../../accounts/authenticated-account';
+import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
+import { ConditionalWrite } from '../../common/decorators/conditional-write.decorator';
+import { CurrentAccount } from '../../common/decorators/current-account.decorator';
+import { Conditions, type RequestConditions } from '../../common/http/request-conditions';
+import { type Representation } from '../../common/http/representation';
 import {
+  ApiChangedResponse,
   ApiCreatedJsonResponse,
   ApiDeletedResponse,
-  ApiOkJsonResponse,
   ApiProblems,
   ApiProtected,
+  ApiTaggedRead,
   BODY_PROBLEMS,
-} from '../../bootstrap/openapi/decorators';
-import { NEW, PROJECT_EXAMPLE, PROJECT_SUMMARY_EXAMPLE } from '../../bootstrap/openapi/examples';
-import { CreatesResource } from '../../common/decorators/creates-resource.decorator';
-import { type SerializedJson } from '../../common/json/serialized-json';
-import { CurrentAccount } from '../../common/decorators/current-account.decorator';
-import { presentProject, presentProjectSummary } from '../layout.presenter';
+} from '../../common/openapi/decorators';
+import { NEW, PROJECT_EXAMPLE, PROJECT_SUMMARY_EXAMPLE } from '../../common/openapi/examples';
 import { ProjectPath } from '../params/layout-paths.params';
 import { ProjectsService } from '../services/projects.service';
 
@@ -30,18 +31,20 @@ export class ProjectsController {
   constructor(private readonly projects: ProjectsService) {}
 
   @Post()
-  @CreatesResource()
+  @HttpCode(201)
   @ApiOperation({
     summary: 'Create a project',
-    description: 'Creates a project owned by the calling account, without blocks.',
+    description:
+      'Creates a project owned by the calling account, without blocks, at revision 1. An ' +
+      'account holds at most 10 000 projects (409 `/problems/limit-exceeded` beyond).',
   })
   @ApiCreatedJsonResponse(ProjectResponse, NEW.project, 'The new project.')
-  @ApiProblems(...BODY_PROBLEMS)
-  async create(
+  @ApiProblems(...BODY_PROBLEMS, 'limitExceeded')
+  create(
     @CurrentAccount() account: AuthenticatedAccount,
     @Body() body: CreateProjectDto,
-  ): Promise<ProjectResponse> {
-    return presentProject(await this.projects.create(account.id, body));
+  ): Promise<Representation<ProjectResponse>> {
+    return this.projects.create(account.id, body);
   }
 
   @Get()
@@ -49,56 +52,64 @@ export class ProjectsController {
     summary: "List the calling account's projects",
     description:
       "The calling account's projects, oldest first, without their blocks (retrieve a project " +
-      'for its whole tree).',
+      'for its whole tree). Its `ETag` changes whenever a project is created, changed or deleted.',
   })
-  @ApiOkJsonResponse([ProjectSummaryResponse], [PROJECT_SUMMARY_EXAMPLE], 'The projects.')
-  async list(@CurrentAccount() account: AuthenticatedAccount): Promise<ProjectSummaryResponse[]> {
-    return (await this.projects.list(account.id)).map(presentProjectSummary);
+  @ApiTaggedRead([ProjectSummaryResponse], [PROJECT_SUMMARY_EXAMPLE], 'The projects.')
+  list(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Conditions() conditions: RequestConditions,
+  ): Promise<Representation<ProjectSummaryResponse[]>> {
+    return this.projects.list(account.id, conditions);
   }
 
   @Get(':projectId')
   @ApiOperation({
     summary: 'Retrieve a project',
     description:
-      'A project with its whole tree: blocks, their rows, columns and contents, each list in ' +
-      'its stored order.',
+      'The project with its whole tree: blocks, rows, columns and contents, each list in order. ' +
+      'Its `ETag` changes with every revision.',
   })
-  @ApiOkJsonResponse(ProjectResponse, PROJECT_EXAMPLE, 'The project with its whole tree.')
+  @ApiTaggedRead(ProjectResponse, PROJECT_EXAMPLE, 'The project with its whole tree.')
   @ApiProblems('notFound')
-  async retrieve(
+  retrieve(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ProjectPath,
-  ): Promise<SerializedJson<ProjectResponse>> {
-    return this.projects.retrieve({ accountId: account.id, ...path });
+    @Conditions() conditions: RequestConditions,
+  ): Promise<Representation<ProjectResponse>> {
+    return this.projects.retrieve({ accountId: account.id, ...path }, conditions);
   }
 
   @Put(':projectId')
+  @ConditionalWrite()
   @ApiOperation({
     summary: 'Update a project',
-    description: "Changes the project's title; a title left out keeps its value.",
+    description: 'Changes the title; a title left out keeps its value.',
   })
-  @ApiOkJsonResponse(ProjectResponse, PROJECT_EXAMPLE, 'The project with its whole tree.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound')
-  async update(
+  @ApiChangedResponse(ProjectResponse, PROJECT_EXAMPLE, 'The project with its whole tree.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
+  update(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ProjectPath,
     @Body() body: UpdateProjectDto,
-  ): Promise<SerializedJson<ProjectResponse>> {
-    return this.projects.update({ accountId: account.id, ...path }, body);
+    @Conditions() conditions: RequestConditions,
+  ): Promise<Representation<ProjectResponse>> {
+    return this.projects.update({ accountId: account.id, ...path }, body, conditions);
   }
 
   @Delete(':projectId')
   @HttpCode(204)
+  @ConditionalWrite()
   @ApiOperation({
     summary: 'Delete a project',
     description: 'Deletes the project with its whole tree.',
   })
   @ApiDeletedResponse('Deleted; no body.')
   @ApiProblems('notFound')
-  async delete(
+  delete(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ProjectPath,
-  ): Promise<void> {
-    await this.projects.delete({ accountId: account.id, ...path });
+    @Conditions() conditions: RequestConditions,
+  ): Promise<Representation<never>> {
+    return this.projects.delete({ accountId: account.id, ...path }, conditions);
   }
 }

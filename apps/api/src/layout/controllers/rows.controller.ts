@@ -1,20 +1,21 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateRowDto, RowResponse, UpdateRowDto } from '@layout/contracts';
-import { type AuthenticatedAccount } from '../../accounts/authenticated-account';
+import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
 import {
+  ApiChangedResponse,
   ApiCreatedJsonResponse,
   ApiDeletedResponse,
-  ApiOkJsonResponse,
   ApiProblems,
   ApiProtected,
+  ApiTaggedRead,
   BODY_PROBLEMS,
-} from '../../bootstrap/openapi/decorators';
-import { NEW, ROW_EXAMPLE } from '../../bootstrap/openapi/examples';
-import { CreatesResource } from '../../common/decorators/creates-resource.decorator';
-import { type SerializedJson } from '../../common/json/serialized-json';
+} from '../../common/openapi/decorators';
+import { NEW, ROW_EXAMPLE } from '../../common/openapi/examples';
+import { ConditionalWrite } from '../../common/decorators/conditional-write.decorator';
+import { Conditions, type RequestConditions } from '../../common/http/request-conditions';
+import { type Representation } from '../../common/http/representation';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
-import { presentRow } from '../layout.presenter';
 import { BlockPath, RowPath } from '../params/layout-paths.params';
 import { RowsService } from '../services/rows.service';
 
@@ -25,7 +26,7 @@ export class RowsController {
   constructor(private readonly rows: RowsService) {}
 
   @Post()
-  @CreatesResource()
+  @HttpCode(201)
   @ApiOperation({
     summary: 'Create a row',
     description:
@@ -33,13 +34,13 @@ export class RowsController {
       '`""` when left out.',
   })
   @ApiCreatedJsonResponse(RowResponse, NEW.row, 'The new row.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound')
-  async create(
+  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
+  create(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: BlockPath,
     @Body() body: CreateRowDto,
-  ): Promise<RowResponse> {
-    return presentRow(await this.rows.create({ accountId: account.id, ...path }, body));
+  ): Promise<Representation<RowResponse>> {
+    return this.rows.create({ accountId: account.id, ...path }, body);
   }
 
   @Get()
@@ -48,13 +49,14 @@ export class RowsController {
     description:
       "The block's rows in their stored order, each with its columns and their contents.",
   })
-  @ApiOkJsonResponse([RowResponse], [ROW_EXAMPLE], 'The rows.')
+  @ApiTaggedRead([RowResponse], [ROW_EXAMPLE], 'The rows.')
   @ApiProblems('notFound')
-  async list(
+  list(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: BlockPath,
-  ): Promise<SerializedJson<RowResponse[]>> {
-    return this.rows.list({ accountId: account.id, ...path });
+    @Conditions() conditions: RequestConditions,
+  ): Promise<Representation<RowResponse[]>> {
+    return this.rows.list({ accountId: account.id, ...path }, conditions);
   }
 
   @Get(':rowId')
@@ -62,43 +64,48 @@ export class RowsController {
     summary: 'Retrieve a row',
     description: 'A row with its columns and their contents, in order.',
   })
-  @ApiOkJsonResponse(RowResponse, ROW_EXAMPLE, 'The row with its subtree.')
+  @ApiTaggedRead(RowResponse, ROW_EXAMPLE, 'The row with its subtree.')
   @ApiProblems('notFound')
-  async retrieve(
+  retrieve(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: RowPath,
-  ): Promise<SerializedJson<RowResponse>> {
-    return this.rows.retrieve({ accountId: account.id, ...path });
+    @Conditions() conditions: RequestConditions,
+  ): Promise<Representation<RowResponse>> {
+    return this.rows.retrieve({ accountId: account.id, ...path }, conditions);
   }
 
   @Put(':rowId')
+  @ConditionalWrite()
   @ApiOperation({
     summary: 'Update a row',
     description:
       "Changes the row's description or moves it to `position`; members left out keep their value.",
   })
-  @ApiOkJsonResponse(RowResponse, ROW_EXAMPLE, 'The row with its subtree.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound')
-  async update(
+  @ApiChangedResponse(RowResponse, ROW_EXAMPLE, 'The row with its subtree.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
+  update(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: RowPath,
     @Body() body: UpdateRowDto,
-  ): Promise<RowResponse> {
-    return presentRow(await this.rows.update({ accountId: account.id, ...path }, body));
+    @Conditions() conditions: RequestConditions,
+  ): Promise<Representation<RowResponse>> {
+    return this.rows.update({ accountId: account.id, ...path }, body, conditions);
   }
 
   @Delete(':rowId')
   @HttpCode(204)
+  @ConditionalWrite()
   @ApiOperation({
     summary: 'Delete a row',
     description: 'Deletes the row with its columns and their contents.',
   })
   @ApiDeletedResponse('Deleted; no body.')
   @ApiProblems('notFound')
-  async delete(
+  delete(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: RowPath,
-  ): Promise<void> {
-    await this.rows.delete({ accountId: account.id, ...path });
+    @Conditions() conditions: RequestConditions,
+  ): Promise<Representation<never>> {
+    return this.rows.delete({ accountId: account.id, ...path }, conditions);
   }
 }

@@ -1,85 +1,111 @@
 import { Injectable } from '@nestjs/common';
-import { type BlockResponse, type BlockStyle } from '@layout/contracts';
-import { type SerializedJson } from '../../common/json/serialized-json';
-import { PrismaService } from '../../database/prisma.service';
-import { type BlockRecord } from '../layout.records';
+import { type BlockStyle } from '@layout/contracts';
+import { type SqlSession } from '../../database/sql-session';
+import { sqlStatement } from '../../database/sql-statement';
 import { type BlockScope, type ProjectScope } from '../layout.scopes';
-import { DOCUMENT, readDocument } from './documents';
-import { asJson } from './json';
-import { toBlock } from './record-mappers';
-import { blockWhere } from './scope-filters';
-import { lockBlock, lockProject } from './scope-locks';
-import { blockMatch, projectMatch } from './scope-sql';
-import { closeSlot, moveToSlot, openSlot } from './sibling-order';
-import { blockSelect } from './tree-selects';
+import { deleteNodeStatement } from './sql/delete-node.sql';
+import { blockJson, blockShell, blocksOf, jsonBytes, nodeBytes } from './sql/documents.sql';
+import { lockedPath, ownedPath, WRITE_REVISION } from './sql/paths.sql';
+import { TaggedReads } from './sql/tagged-reads';
+import { insertedDelta, newNodeSortKey } from './sql/new-node.sql';
+import { touchAncestors } from './sql/touch.sql';
+import { type NodeWrite, type WrittenNode, writtenNode } from './written-node';
 
-export interface BlockWrite {
-  description?: string;
-  style?: BlockStyle;
+export interface BlockValues {
+  description: string;
+  style: BlockStyle;
 }
 
+type Written = { json: string; child_count: number; tree_bytes: string };
+type StoredBlock = { description: string; style: string };
+
+const INSERT = sqlStatement<ProjectScope & StoredBlock & NodeWrite, Written & { id: string }>(
+  'block.insert',
+  `WITH parent AS (
+     SELECT p.id, p.child_count FROM projects p
+     WHERE p.id = $projectId AND ${WRITE_REVISION} IS NOT NULL),
+   inserted AS (
+     INSERT INTO blocks AS b (project_id, sort_key, description, style, revision, list_revision)
+     SELECT p.id,
+       ${newNodeSortKey('block', 'p.id')},
+       $description, $style::jsonb, ${WRITE_REVISION}, ${WRITE_REVISION}
+     FROM parent p
+     RETURNING b.id, ${nodeBytes.block('b')} AS bytes, (${blockJson('b')})::text AS json),
+   ${insertedDelta()},
+   ${touchAncestors('project')}
+   SELECT i.id, i.json, tp.child_count, tp.tree_bytes FROM inserted i, touched_project tp`,
+);
+
+const FIND = sqlStatement<BlockScope, BlockValues & { revision: number }>(
+  'block.find-for-write',
+  `SELECT b.revision, b.description, b.style ${lockedPath('block')}`,
+);
+
+const UPDATE = sqlStatement<BlockScope & StoredBlock & NodeWrite & { changed: boolean }, Written>(
+  'block.update',
+  `WITH target AS (SELECT b.id, ${jsonBytes(blockShell('b'))} AS bytes ${lockedPath('block')}),
+   updated AS (
+     UPDATE blocks b SET description = $description, style = $style::jsonb,
+       revision = CASE WHEN $changed::boolean THEN ${WRITE_REVISION} ELSE b.revision END,
+       updated_at = CASE WHEN $changed::boolean THEN now() ELSE b.updated_at END,
+       sort_key = COALESCE($sortKey::bigint, b.sort_key)
+     FROM target t WHERE b.id = t.id AND b.project_id = $projectId
+     RETURNING ${jsonBytes(blockShell('b'))} AS bytes, (${blockJson('b')})::text AS json),
+   delta AS (SELECT u.bytes - t.bytes AS bytes, 0 AS count FROM updated u, target t),
+   ${touchAncestors('project')}
+   SELECT u.json, tp.child_count, tp.tree_bytes FROM updated u, touched_project tp`,
+);
+
+const DELETE = deleteNodeStatement<BlockScope>('block');
+
+const stored = (block: BlockValues): StoredBlock => ({
+  description: block.description,
+  style: JSON.stringify(block.style),
+});
+
+/** Statements of blocks. Writes run inside a write that holds the project's lock. */
 @Injectable()
 export class BlocksRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  readonly reads = {
+    block: new TaggedReads<BlockScope>('block', ownedPath('block'), 'b.revision', blockJson('b')),
+    list: new TaggedReads<ProjectScope>(
+      'blocks',
+      ownedPath('project'),
+      'p.list_revision',
+      blocksOf('p'),
+    ),
+  };
 
-  /** null when the project does not exist for this account. */
-  listDocument(scope: ProjectScope): Promise<SerializedJson<BlockResponse[]> | null> {
-    return readDocument(this.prisma, DOCUMENT.blocksOfProject, projectMatch(scope));
-  }
-
-  findTreeDocument(scope: BlockScope): Promise<SerializedJson<BlockResponse> | null> {
-    return readDocument(this.prisma, DOCUMENT.block, blockMatch(scope));
-  }
-
-  async create(
+  async insert(
+    tx: SqlSession,
     scope: ProjectScope,
-    block: Required<BlockWrite>,
-    position: number | undefined,
-  ): Promise<BlockRecord | null> {
-    return this.prisma.$transaction(async (tx) => {
-      if (!(await lockProject(tx, scope))) return null;
-      const slot = await openSlot(tx, 'block', scope.projectId, position);
-      const created = await tx.block.create({
-        data: { ...block, style: asJson(block.style), projectId: scope.projectId, position: slot },
-        select: blockSelect,
-      });
-      return toBlock(created);
-    });
+    block: BlockValues,
+    write: NodeWrite,
+  ): Promise<WrittenNode & { id: string }> {
+    const row = await tx.row(INSERT, { ...scope, ...stored(block), ...write });
+    if (!row) throw new Error('block.insert: the project found under the lock is gone');
+    return { id: row.id, ...writtenNode(row) };
+  }
+
+  findForWrite(
+    tx: SqlSession,
+    scope: BlockScope,
+  ): Promise<(BlockValues & { revision: number }) | undefined> {
+    return tx.row(FIND, scope);
   }
 
   async update(
+    tx: SqlSession,
     scope: BlockScope,
-    changes: BlockWrite,
-    position: number | undefined,
-  ): Promise<BlockRecord | null> {
-    return this.prisma.$transaction(async (tx) => {
-      if (position !== undefined && !(await lockProject(tx, scope))) return null;
-      if (!(await lockBlock(tx, scope))) return null;
-      if (position !== undefined) {
-        await moveToSlot(tx, 'block', scope.projectId, scope.blockId, position);
-      }
-      const updated = await tx.block.update({
-        where: { id: scope.blockId },
-        data: { ...changes, style: changes.style && asJson(changes.style) },
-        select: blockSelect,
-      });
-      return toBlock(updated);
-    });
+    block: BlockValues,
+    write: NodeWrite & { changed: boolean },
+  ): Promise<WrittenNode> {
+    const row = await tx.row(UPDATE, { ...scope, ...stored(block), ...write });
+    if (!row) throw new Error('block.update: the block found under the lock is gone');
+    return writtenNode(row);
   }
 
-  async delete(scope: BlockScope): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
-      if (!(await lockProject(tx, scope))) return false;
-      const block = await tx.block.findFirst({
-        where: blockWhere(scope),
-        select: { position: true },
-      });
-      if (!block) return false;
-      // deleteMany: a concurrent cascade may have removed it already, which is a 404, not a 500.
-      const { count } = await tx.block.deleteMany({ where: { id: scope.blockId } });
-      if (count === 0) return false;
-      await closeSlot(tx, 'block', scope.projectId, block.position);
-      return true;
-    });
+  async delete(tx: SqlSession, scope: BlockScope): Promise<number | undefined> {
+    return (await tx.row(DELETE, scope))?.previous_revision;
   }
 }

@@ -1,105 +1,124 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma } from '../../generated/prisma/client';
-import { v7 as uuidv7 } from 'uuid';
-import { type ContentResponse } from '@layout/contracts';
-import { type SerializedJson } from '../../common/json/serialized-json';
-import { PrismaService } from '../../database/prisma.service';
+import { type SqlSession } from '../../database/sql-session';
+import { sqlStatement } from '../../database/sql-statement';
 import { type ContentRecord, type ContentWrite } from '../layout.records';
 import { type ColumnScope, type ContentScope } from '../layout.scopes';
-import { DOCUMENT, readDocument } from './documents';
-import { asJson } from './json';
-import { type ContentRow, toContent } from './record-mappers';
-import { lock, LOCK, lockColumn } from './scope-locks';
-import { columnMatch, contentMatch } from './scope-sql';
-import { closeSlot, moveToSlot } from './sibling-order';
-import { contentSelect } from './tree-selects';
+import { deleteNodeStatement } from './sql/delete-node.sql';
+import { contentJson, contentsOf, nodeBytes } from './sql/documents.sql';
+import { lockedPath, ownedPath, WRITE_REVISION } from './sql/paths.sql';
+import { TaggedReads } from './sql/tagged-reads';
+import { insertedDelta, newNodeSortKey } from './sql/new-node.sql';
+import { touchAncestors } from './sql/touch.sql';
+import { type NodeWrite, type WrittenNode, writtenNode } from './written-node';
 
-/** Computes a content's new state from its current one, inside the write transaction. */
-export type ContentPlan = (current: ContentRecord) => Omit<ContentWrite, 'id'>;
+const INSERT = sqlStatement<
+  ColumnScope & StoredContent & NodeWrite,
+  { id: string; json: string; child_count: number; tree_bytes: string }
+>(
+  'content.insert',
+  `WITH parent AS (SELECT c.id, c.child_count ${lockedPath('column')}),
+   inserted AS (
+     INSERT INTO contents AS ct (project_id, column_id, sort_key, type, style, data, revision)
+     SELECT $projectId, parent.id,
+       ${newNodeSortKey('content', 'parent.id')},
+       $type::content_type, $style::jsonb, $data::jsonb, ${WRITE_REVISION}
+     FROM parent
+     RETURNING ct.id, (${contentJson('ct')})::text AS json),
+   ${insertedDelta('octet_length(i.json)')},
+   ${touchAncestors('column')}
+   SELECT i.id, i.json, tc.child_count, tp.tree_bytes
+   FROM inserted i, touched_column tc, touched_project tp`,
+);
 
-@Injectable()
-export class ContentsRepository {
-  constructor(private readonly prisma: PrismaService) {}
+const FIND = sqlStatement<ContentScope, ContentRecord & { revision: number }>(
+  'content.find-for-write',
+  `SELECT ct.id, ct.revision, ct.type, ct.style, ct.data ${lockedPath('content')}`,
+);
 
-  /** null when the column does not exist for this account. */
-  listDocument(scope: ColumnScope): Promise<SerializedJson<ContentResponse[]> | null> {
-    return readDocument(this.prisma, DOCUMENT.contentsOfColumn, columnMatch(scope));
-  }
+const UPDATE = sqlStatement<
+  ContentScope & StoredContent & NodeWrite & { changed: boolean },
+  { json: string; child_count: number; tree_bytes: string }
+>(
+  'content.update',
+  `WITH target AS (SELECT ct.id, ${nodeBytes.content('ct')} AS bytes ${lockedPath('content')}),
+   updated AS (
+     UPDATE contents ct SET type = $type::content_type, style = $style::jsonb, data = $data::jsonb,
+       revision = CASE WHEN $changed::boolean THEN ${WRITE_REVISION} ELSE ct.revision END,
+       sort_key = COALESCE($sortKey::bigint, ct.sort_key)
+     FROM target t WHERE ct.id = t.id AND ct.project_id = $projectId
+     RETURNING (${contentJson('ct')})::text AS json),
+   delta AS (SELECT octet_length(u.json) - t.bytes AS bytes, 0 AS count FROM updated u, target t),
+   ${touchAncestors('column')}
+   SELECT u.json, tc.child_count, tp.tree_bytes
+   FROM updated u, touched_column tc, touched_project tp`,
+);
 
-  findDocument(scope: ContentScope): Promise<SerializedJson<ContentResponse> | null> {
-    return readDocument(this.prisma, DOCUMENT.content, contentMatch(scope));
-  }
+const DELETE = deleteNodeStatement<ContentScope>('content');
 
-  async create(
-    scope: ColumnScope,
-    content: Omit<ContentWrite, 'id'>,
-    position: number | undefined,
-  ): Promise<ContentRecord | null> {
-    // The editor's most frequent write: a plain SQL transaction of three statements.
-    return this.prisma.sqlTransaction(async (sql) => {
-      if (!(await lock(sql, LOCK.column(scope)))) return null;
-      if (position !== undefined) {
-        await sql.rows(Prisma.sql`
-          UPDATE contents SET position = position + 1
-          WHERE column_id = ${scope.columnId}::uuid AND position >= ${position}`);
-      }
-      // Numbered by the INSERT itself: the requested index or, with none or one past the end,
-      // the end (LEAST ignores a NULL). It runs after the lock, so the count sees every sibling.
-      const [created] = await sql.rows<ContentRow>(Prisma.sql`
-        INSERT INTO contents (id, project_id, column_id, position, type, style, data)
-        VALUES (${uuidv7()}::uuid, ${scope.projectId}::uuid, ${scope.columnId}::uuid,
-                (SELECT LEAST(${position ?? null}::int, count(*)::int)
-                 FROM contents WHERE column_id = ${scope.columnId}::uuid),
-                ${content.type}::content_type, ${JSON.stringify(content.style)}::jsonb,
-                ${JSON.stringify(content.data)}::jsonb)
-        RETURNING id, type, style, data`);
-      return toContent(created);
-    });
-  }
-
-  async update(
-    scope: ContentScope,
-    plan: ContentPlan,
-    position: number | undefined,
-  ): Promise<ContentRecord | null> {
-    return this.prisma.$transaction(async (tx) => {
-      if (!(await lockColumn(tx, scope))) return null;
-      const current = await tx.content.findFirst({
-        where: { id: scope.contentId, columnId: scope.columnId },
-        select: contentSelect,
-      });
-      if (!current) return null;
-      if (position !== undefined) {
-        await moveToSlot(tx, 'content', scope.columnId, scope.contentId, position);
-      }
-      const updated = await tx.content.update({
-        where: { id: scope.contentId },
-        data: toContentData(plan(toContent(current))),
-        select: contentSelect,
-      });
-      return toContent(updated);
-    });
-  }
-
-  async delete(scope: ContentScope): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
-      if (!(await lockColumn(tx, scope))) return false;
-      const content = await tx.content.findFirst({
-        where: { id: scope.contentId, columnId: scope.columnId },
-        select: { position: true },
-      });
-      if (!content) return false;
-      // deleteMany: a concurrent cascade may have removed it already, which is a 404, not a 500.
-      const { count } = await tx.content.deleteMany({ where: { id: scope.contentId } });
-      if (count === 0) return false;
-      await closeSlot(tx, 'content', scope.columnId, content.position);
-      return true;
-    });
-  }
+/** A content as a statement stores it: style and data as JSON text. */
+interface StoredContent {
+  type: string;
+  style: string;
+  data: string;
 }
 
-const toContentData = (content: Omit<ContentWrite, 'id'>) => ({
+const stored = (content: Omit<ContentWrite, 'id'>): StoredContent => ({
   type: content.type,
-  style: asJson(content.style),
-  data: asJson(content.data),
+  style: JSON.stringify(content.style),
+  data: JSON.stringify(content.data),
 });
+
+/** Statements of contents. Writes run inside a write that holds the project's lock. */
+@Injectable()
+export class ContentsRepository {
+  readonly reads = {
+    content: new TaggedReads<ContentScope>(
+      'content',
+      ownedPath('content'),
+      'ct.revision',
+      contentJson('ct'),
+    ),
+    list: new TaggedReads<ColumnScope>(
+      'contents',
+      ownedPath('column'),
+      'c.list_revision',
+      contentsOf('c'),
+    ),
+  };
+
+  /** Appends (or inserts at `sortKey`); undefined when the column is not on the path. */
+  async insert(
+    tx: SqlSession,
+    scope: ColumnScope,
+    content: Omit<ContentWrite, 'id'>,
+    write: NodeWrite,
+  ): Promise<(WrittenNode & { id: string }) | undefined> {
+    const row = await tx.row(INSERT, { ...scope, ...stored(content), ...write });
+    return row && { id: row.id, ...writtenNode(row) };
+  }
+
+  /** The content as stored, with its revision, for the rules of an update. */
+  findForWrite(
+    tx: SqlSession,
+    scope: ContentScope,
+  ): Promise<(ContentRecord & { revision: number }) | undefined> {
+    return tx.row(FIND, scope);
+  }
+
+  /** Stores the content's new state (`changed`: its representation changed) and place. */
+  async update(
+    tx: SqlSession,
+    scope: ContentScope,
+    content: Omit<ContentWrite, 'id'>,
+    write: NodeWrite & { changed: boolean },
+  ): Promise<WrittenNode> {
+    const row = await tx.row(UPDATE, { ...scope, ...stored(content), ...write });
+    if (!row) throw new Error('content.update: the content found under the lock is gone');
+    return writtenNode(row);
+  }
+
+  /** The deleted content's revision, or undefined when there was none on the path. */
+  async delete(tx: SqlSession, scope: ContentScope): Promise<number | undefined> {
+    return (await tx.row(DELETE, scope))?.previous_revision;
+  }
+}

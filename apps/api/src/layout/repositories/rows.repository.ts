@@ -1,80 +1,97 @@
 import { Injectable } from '@nestjs/common';
-import { type RowResponse } from '@layout/contracts';
-import { type SerializedJson } from '../../common/json/serialized-json';
-import { PrismaService } from '../../database/prisma.service';
-import { type RowRecord } from '../layout.records';
+import { type SqlSession } from '../../database/sql-session';
+import { sqlStatement } from '../../database/sql-statement';
 import { type BlockScope, type RowScope } from '../layout.scopes';
-import { DOCUMENT, readDocument } from './documents';
-import { toRow } from './record-mappers';
-import { rowWhere } from './scope-filters';
-import { lockBlock, lockRow } from './scope-locks';
-import { blockMatch, rowMatch } from './scope-sql';
-import { closeSlot, moveToSlot, openSlot } from './sibling-order';
-import { rowSelect } from './tree-selects';
+import { deleteNodeStatement } from './sql/delete-node.sql';
+import { jsonBytes, nodeBytes, rowJson, rowShell, rowsOf } from './sql/documents.sql';
+import { lockedPath, ownedPath, WRITE_REVISION } from './sql/paths.sql';
+import { TaggedReads } from './sql/tagged-reads';
+import { insertedDelta, newNodeSortKey } from './sql/new-node.sql';
+import { touchAncestors } from './sql/touch.sql';
+import { type NodeWrite, type WrittenNode, writtenNode } from './written-node';
 
-export interface RowWrite {
-  description?: string;
+export interface RowValues {
+  description: string;
 }
 
+type Written = { json: string; child_count: number; tree_bytes: string };
+
+const INSERT = sqlStatement<BlockScope & RowValues & NodeWrite, Written & { id: string }>(
+  'row.insert',
+  `WITH parent AS (SELECT b.id, b.child_count ${lockedPath('block')}),
+   inserted AS (
+     INSERT INTO rows AS r (project_id, block_id, sort_key, description, revision, list_revision)
+     SELECT $projectId, p.id,
+       ${newNodeSortKey('row', 'p.id')},
+       $description, ${WRITE_REVISION}, ${WRITE_REVISION}
+     FROM parent p
+     RETURNING r.id, ${nodeBytes.row('r')} AS bytes, (${rowJson('r')})::text AS json),
+   ${insertedDelta()},
+   ${touchAncestors('block')}
+   SELECT i.id, i.json, tb.child_count, tp.tree_bytes
+   FROM inserted i, touched_block tb, touched_project tp`,
+);
+
+const FIND = sqlStatement<RowScope, RowValues & { revision: number }>(
+  'row.find-for-write',
+  `SELECT r.revision, r.description ${lockedPath('row')}`,
+);
+
+const UPDATE = sqlStatement<RowScope & RowValues & NodeWrite & { changed: boolean }, Written>(
+  'row.update',
+  `WITH target AS (SELECT r.id, ${jsonBytes(rowShell('r'))} AS bytes ${lockedPath('row')}),
+   updated AS (
+     UPDATE rows r SET description = $description,
+       revision = CASE WHEN $changed::boolean THEN ${WRITE_REVISION} ELSE r.revision END,
+       sort_key = COALESCE($sortKey::bigint, r.sort_key)
+     FROM target t WHERE r.id = t.id AND r.project_id = $projectId
+     RETURNING ${jsonBytes(rowShell('r'))} AS bytes, (${rowJson('r')})::text AS json),
+   delta AS (SELECT u.bytes - t.bytes AS bytes, 0 AS count FROM updated u, target t),
+   ${touchAncestors('block')}
+   SELECT u.json, tb.child_count, tp.tree_bytes
+   FROM updated u, touched_block tb, touched_project tp`,
+);
+
+const DELETE = deleteNodeStatement<RowScope>('row');
+
+/** Statements of rows. Writes run inside a write that holds the project's lock. */
 @Injectable()
 export class RowsRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  readonly reads = {
+    row: new TaggedReads<RowScope>('row', ownedPath('row'), 'r.revision', rowJson('r')),
+    list: new TaggedReads<BlockScope>('rows', ownedPath('block'), 'b.list_revision', rowsOf('b')),
+  };
 
-  /** null when the block does not exist for this account. */
-  listDocument(scope: BlockScope): Promise<SerializedJson<RowResponse[]> | null> {
-    return readDocument(this.prisma, DOCUMENT.rowsOfBlock, blockMatch(scope));
-  }
-
-  findTreeDocument(scope: RowScope): Promise<SerializedJson<RowResponse> | null> {
-    return readDocument(this.prisma, DOCUMENT.row, rowMatch(scope));
-  }
-
-  async create(
+  /** A new row; undefined when the block is not on the path. */
+  async insert(
+    tx: SqlSession,
     scope: BlockScope,
-    row: Required<RowWrite>,
-    position: number | undefined,
-  ): Promise<RowRecord | null> {
-    return this.prisma.$transaction(async (tx) => {
-      if (!(await lockBlock(tx, scope))) return null;
-      const slot = await openSlot(tx, 'row', scope.blockId, position);
-      const created = await tx.row.create({
-        data: { ...row, projectId: scope.projectId, blockId: scope.blockId, position: slot },
-        select: rowSelect,
-      });
-      return toRow(created);
-    });
+    row: RowValues,
+    write: NodeWrite,
+  ): Promise<(WrittenNode & { id: string }) | undefined> {
+    const inserted = await tx.row(INSERT, { ...scope, ...row, ...write });
+    return inserted && { id: inserted.id, ...writtenNode(inserted) };
+  }
+
+  findForWrite(
+    tx: SqlSession,
+    scope: RowScope,
+  ): Promise<(RowValues & { revision: number }) | undefined> {
+    return tx.row(FIND, scope);
   }
 
   async update(
+    tx: SqlSession,
     scope: RowScope,
-    changes: RowWrite,
-    position: number | undefined,
-  ): Promise<RowRecord | null> {
-    return this.prisma.$transaction(async (tx) => {
-      if (position !== undefined && !(await lockBlock(tx, scope))) return null;
-      if (!(await lockRow(tx, scope))) return null;
-      if (position !== undefined) {
-        await moveToSlot(tx, 'row', scope.blockId, scope.rowId, position);
-      }
-      const updated = await tx.row.update({
-        where: { id: scope.rowId },
-        data: changes,
-        select: rowSelect,
-      });
-      return toRow(updated);
-    });
+    row: RowValues,
+    write: NodeWrite & { changed: boolean },
+  ): Promise<WrittenNode> {
+    const updated = await tx.row(UPDATE, { ...scope, ...row, ...write });
+    if (!updated) throw new Error('row.update: the row found under the lock is gone');
+    return writtenNode(updated);
   }
 
-  async delete(scope: RowScope): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
-      if (!(await lockBlock(tx, scope))) return false;
-      const row = await tx.row.findFirst({ where: rowWhere(scope), select: { position: true } });
-      if (!row) return false;
-      // deleteMany: a concurrent cascade may have removed it already, which is a 404, not a 500.
-      const { count } = await tx.row.deleteMany({ where: { id: scope.rowId } });
-      if (count === 0) return false;
-      await closeSlot(tx, 'row', scope.blockId, row.position);
-      return true;
-    });
+  async delete(tx: SqlSession, scope: RowScope): Promise<number | undefined> {
+    return (await tx.row(DELETE, scope))?.previous_revision;
   }
 }

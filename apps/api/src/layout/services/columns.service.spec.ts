@@ -1,357 +1,688 @@
 import { jest } from '@jest/globals';
-import { type ColumnResponse, type ColumnContentDto } from '@layout/contracts';
-import { SerializedJson } from '../../common/json/serialized-json';
+import { type ColumnContentDto, DEFAULT_CONTENT_STYLE } from '@layout/contracts';
 import {
+  ContentTooLargeError,
+  LimitExceededError,
+  PreconditionFailedError,
   RequestValidationError,
-  ResourceNotFoundError,
   RowWidthExceededError,
 } from '../../common/errors';
+import { RequestConditions } from '../../common/http/request-conditions';
 import { ContentComposer } from '../content/content-composer';
-import { type ColumnRecord, type ContentRecord } from '../layout.records';
+import { type ContentRecord } from '../layout.records';
 import { type ColumnScope, type RowScope } from '../layout.scopes';
+import { type ColumnsRepository } from '../repositories/columns.repository';
 import {
-  type ColumnsRepository,
-  type ContentsPlan,
-  type RowWidthCheck,
-} from '../repositories/columns.repository';
+  COLUMN,
+  DB,
+  describeNodeDelete,
+  describeNodeReads,
+  expectNotFound,
+  ifMatch,
+  keyAtMock,
+  LATE_LOCK,
+  lockFinds,
+  MiB,
+  OVERSIZED,
+  pendingLock,
+  readsMock,
+  ROW,
+  settle,
+  TX,
+  writeOf,
+  type WriterMock,
+  writerMock,
+} from '../../../../../test/support/layout-service-fakes';
 import { ColumnsService } from './columns.service';
+import { type TreeWriter } from './tree-writer';
 
-const ROW: RowScope = { accountId: 'acc', projectId: 'prj', blockId: 'blk', rowId: 'row' };
-const COLUMN: ColumnScope = { ...ROW, columnId: 'col' };
-
-const DEFAULT_STYLE = {
-  backgroundImage: '',
-  backgroundRepeat: 'no-repeat',
-  backgroundSize: 'cover',
-  backgroundPosition: 'center center',
-  opacity: 1,
+const TEXT: ContentRecord = {
+  id: 'ct1',
+  type: 'text',
+  style: { ...DEFAULT_CONTENT_STYLE },
+  data: { html: '<p>A</p>' },
 };
+const EMPTY: ContentRecord = {
+  id: 'ct2',
+  type: 'empty',
+  style: { ...DEFAULT_CONTENT_STYLE, opacity: 0.5 },
+  data: {},
+};
+/** The column as findForWrite reads it under the lock: size 4 beside 6, last changed at 5. */
+const CURRENT = { revision: 5, size: 4, others: 6, contents: [TEXT, EMPTY] };
 
-const STORED_STYLE = {
-  backgroundImage: 'https://cdn.example.com/bg.png',
-  backgroundRepeat: 'repeat-x',
-  backgroundSize: 'contain',
-  backgroundPosition: 'left top',
-  opacity: 0.4,
-} as const;
-
-const COLUMN_RECORD: ColumnRecord = { id: 'col', size: 4, contents: [] };
-
-const DOCUMENT = new SerializedJson<ColumnResponse>('{"_id":"x"}');
-const LIST_DOCUMENT = new SerializedJson<ColumnResponse[]>('[]');
+/** A `contents` element that sends back a stored content as it was read. */
+const echo = (content: ContentRecord): ColumnContentDto => ({
+  _id: content.id,
+  type: content.type,
+  style: { ...content.style },
+  data: { ...content.data },
+});
 
 function repositoryMock() {
   return {
-    listDocument: jest.fn<ColumnsRepository['listDocument']>(),
-    findTreeDocument: jest.fn<ColumnsRepository['findTreeDocument']>(),
-    create: jest.fn<ColumnsRepository['create']>(),
-    update: jest.fn<ColumnsRepository['update']>(),
+    reads: { column: readsMock<ColumnScope>(), list: readsMock<RowScope>() },
+    insert: jest.fn<ColumnsRepository['insert']>(),
+    resize: jest.fn<ColumnsRepository['resize']>(),
+    findForWrite: jest.fn<ColumnsRepository['findForWrite']>(),
+    replaceContents: jest.fn<ColumnsRepository['replaceContents']>(),
     delete: jest.fn<ColumnsRepository['delete']>(),
   };
 }
 
-type RepositoryMock = ReturnType<typeof repositoryMock>;
-
-function serviceWith(repository: RepositoryMock): ColumnsService {
-  return new ColumnsService(repository as unknown as ColumnsRepository, new ContentComposer());
-}
-
-/** Runs `action` and returns what it threw; fails the test when it throws nothing. */
-function thrownBy(action: () => unknown): unknown {
-  try {
-    action();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the action to throw');
-}
-
-function content(id: string, overrides: Partial<ContentRecord> = {}): ContentRecord {
-  return {
-    id,
-    type: 'text',
-    style: { ...STORED_STYLE },
-    data: { html: `<p>${id}</p>` },
-    ...overrides,
-  };
-}
-
 describe('ColumnsService', () => {
-  let repository: RepositoryMock;
+  let columns: ReturnType<typeof repositoryMock>;
+  let keyAt: ReturnType<typeof keyAtMock>;
+  let writer: WriterMock;
+  let composer: ContentComposer;
   let service: ColumnsService;
 
   beforeEach(() => {
-    repository = repositoryMock();
-    service = serviceWith(repository);
+    columns = repositoryMock();
+    keyAt = keyAtMock();
+    writer = writerMock();
+    composer = new ContentComposer();
+    service = new ColumnsService(
+      DB,
+      writer as unknown as TreeWriter,
+      columns as unknown as ColumnsRepository,
+      { keyAt },
+      composer,
+    );
   });
 
-  describe('create: row width check', () => {
-    async function createdCheck(size: number): Promise<RowWidthCheck> {
-      repository.create.mockResolvedValue(COLUMN_RECORD);
-      await service.create(ROW, { size });
-      expect(repository.create).toHaveBeenCalledTimes(1);
-      return repository.create.mock.calls[0][3];
-    }
+  afterEach(() => jest.restoreAllMocks());
 
-    it('passes the row scope, the size, no contents and the position to the repository', async () => {
-      repository.create.mockResolvedValue(COLUMN_RECORD);
-      await expect(service.create(ROW, { size: 6, position: 2 })).resolves.toBe(COLUMN_RECORD);
-      expect(repository.create).toHaveBeenCalledWith(
-        ROW,
-        { size: 6, contents: [] },
-        2,
-        expect.any(Function),
-      );
+  describeNodeReads({ node: 'Column', parent: 'Row' }, { node: COLUMN, parent: ROW }, () => ({
+    service,
+    node: columns.reads.column,
+    list: columns.reads.list,
+  }));
+
+  describe('create', () => {
+    const CREATED = { id: 'c9', json: '{"_id":"c9"}', others: 6, siblings: 2, treeBytes: 1100 };
+    const FILLED = { json: '{"_id":"c9","contents":[1]}', siblings: 2, treeBytes: 1300 };
+
+    beforeEach(() => {
+      columns.insert.mockResolvedValue(CREATED);
+      columns.replaceContents.mockResolvedValue(FILLED);
     });
 
-    it('passes when the new column fits exactly or with room to spare', async () => {
-      const check = await createdCheck(5);
-      expect(() => check(0)).not.toThrow();
-      expect(() => check(6)).not.toThrow();
-      expect(() => check(7)).not.toThrow();
-    });
-
-    it('throws RowWidthExceededError with what is left of the row when it does not fit', async () => {
-      const check = await createdCheck(5);
-      const error = thrownBy(() => check(8));
-      expect(error).toBeInstanceOf(RowWidthExceededError);
-      expect(error).toMatchObject({ availableSize: 4, requestedSize: 5, rowWidth: 12 });
-    });
-
-    it('reports availableSize 0 when the row is full', async () => {
-      const check = await createdCheck(1);
-      expect(thrownBy(() => check(12))).toMatchObject({ availableSize: 0 });
-    });
-
-    it('never reports a negative availableSize, even when the row is already over-full', async () => {
-      const check = await createdCheck(3);
-      const error = thrownBy(() => check(15));
-      expect(error).toBeInstanceOf(RowWidthExceededError);
-      expect(error).toMatchObject({ availableSize: 0 });
-    });
-
-    it('maps a missing row to ResourceNotFoundError', async () => {
-      repository.create.mockResolvedValue(null);
-      const result = service.create(ROW, { size: 3 });
-      await expect(result).rejects.toBeInstanceOf(ResourceNotFoundError);
-      await expect(result).rejects.toMatchObject({ resource: 'Row' });
-    });
-  });
-
-  describe('create: contents', () => {
-    it('composes every element into a new content with the defaults filled in', async () => {
-      repository.create.mockResolvedValue(COLUMN_RECORD);
-      await service.create(ROW, {
-        size: 6,
-        contents: [
-          { type: 'empty' },
-          { type: 'video', data: { url: 'https://youtu.be/abc' } },
-        ] as ColumnContentDto[],
+    it('appends an empty column and answers etag "r8", revision 8 and its Location', async () => {
+      const answer = await service.create(ROW, { size: 6 });
+      expect(keyAt).toHaveBeenCalledWith(TX, 'column', {
+        projectId: 'p1',
+        parentId: 'r1',
+        position: undefined,
+        selfId: null,
       });
-      const written = repository.create.mock.calls[0][1].contents;
-      expect(written).toEqual([
-        { type: 'empty', style: DEFAULT_STYLE, data: {} },
-        {
-          type: 'video',
-          style: DEFAULT_STYLE,
-          data: { url: 'https://youtu.be/abc', provider: 'youtube' },
-        },
-      ]);
-      for (const element of written) expect(element).not.toHaveProperty('id');
+      expect(columns.insert).toHaveBeenCalledWith(TX, ROW, 6, { sortKey: null });
+      expect(columns.replaceContents).not.toHaveBeenCalled();
+      expect(answer.body?.text).toBe(CREATED.json);
+      expect(answer.headers).toEqual({
+        etag: '"r8"',
+        projectRevision: 8,
+        location: '/projects/p1/blocks/b1/rows/r1/columns/c9',
+      });
     });
 
-    it('refuses an _id (no content of a column that does not exist yet) without writing', async () => {
-      const error = await service
-        .create(ROW, {
+    it('sends its statements without waiting for the lock’s answer, then answers at the revision the lock reports', async () => {
+      const lock = pendingLock(writer);
+      const answer = service.create(ROW, { size: 6, contents: [{ type: 'empty' }] });
+      await settle();
+      expect(keyAt).toHaveBeenCalledTimes(1);
+      expect(columns.insert).toHaveBeenCalledTimes(1);
+      expect(columns.replaceContents).toHaveBeenCalledTimes(1);
+      lock.resolve(LATE_LOCK);
+      await expect(answer).resolves.toMatchObject({
+        headers: { etag: '"r13"', projectRevision: 13 },
+      });
+    });
+
+    it('inserts at a position as a new node (selfId null)', async () => {
+      await service.create(ROW, { size: 1, position: 0 });
+      expect(keyAt.mock.calls[0][2]).toEqual({
+        projectId: 'p1',
+        parentId: 'r1',
+        position: 0,
+        selfId: null,
+      });
+      expect(columns.insert.mock.calls[0][3]).toEqual({ sortKey: '1500' });
+    });
+
+    it('checks the width against the other columns the insert reports', async () => {
+      columns.insert.mockResolvedValue({ ...CREATED, others: 8 });
+      await expect(service.create(ROW, { size: 4 })).resolves.toBeDefined();
+      await expect(service.create(ROW, { size: 5 })).rejects.toMatchObject({
+        constructor: RowWidthExceededError,
+        availableSize: 4,
+        requestedSize: 5,
+      });
+    });
+
+    it('refuses a column that does not fit before writing its contents', async () => {
+      columns.insert.mockResolvedValue({ ...CREATED, others: 12 });
+      await expect(
+        service.create(ROW, { size: 1, contents: [{ type: 'empty' }] }),
+      ).rejects.toMatchObject({ constructor: RowWidthExceededError, availableSize: 0 });
+      expect(columns.replaceContents).not.toHaveBeenCalled();
+    });
+
+    it('a row that is not on the path is ResourceNotFoundError', async () => {
+      columns.insert.mockResolvedValue(undefined);
+      await expectNotFound(service.create(ROW, { size: 6 }), 'Row');
+    });
+
+    it('writes the composed contents into the new column and answers what that reports', async () => {
+      const merge = jest.spyOn(composer, 'merge');
+      const answer = await service.create(ROW, {
+        size: 6,
+        contents: [{ type: 'empty' }, { type: 'text', data: { html: '<p>x</p>' } }],
+      });
+      expect(merge).toHaveBeenCalledTimes(2);
+      expect(merge.mock.calls[0][1]).toBeUndefined();
+      expect(columns.replaceContents).toHaveBeenCalledWith(
+        TX,
+        { ...ROW, columnId: 'c9' },
+        [
+          { type: 'empty', style: { ...DEFAULT_CONTENT_STYLE }, data: {} },
+          { type: 'text', style: { ...DEFAULT_CONTENT_STYLE }, data: { html: '<p>x</p>' } },
+        ],
+        { sortKey: null, size: null },
+      );
+      expect(answer.body?.text).toBe(FILLED.json);
+      expect(answer.headers).toEqual({
+        etag: '"r8"',
+        projectRevision: 8,
+        location: '/projects/p1/blocks/b1/rows/r1/columns/c9',
+      });
+    });
+
+    it('accepts 1000 contents', async () => {
+      const contents = Array.from({ length: 1000 }, () => ({ type: 'empty' as const }));
+      await expect(service.create(ROW, { size: 6, contents })).resolves.toBeDefined();
+      expect(columns.replaceContents.mock.calls[0][2]).toHaveLength(1000);
+    });
+
+    it('refuses 1001 contents with LimitExceededError(1000) before any database work', async () => {
+      const contents = Array.from({ length: 1001 }, () => ({ type: 'empty' as const }));
+      await expect(service.create(ROW, { size: 6, contents })).rejects.toMatchObject({
+        constructor: LimitExceededError,
+        limit: 1000,
+      });
+      expect(writer.write).not.toHaveBeenCalled();
+    });
+
+    it('refuses any _id in a new column’s contents (pointer /contents/<i>/_id), before any database work', async () => {
+      await expect(
+        service.create(ROW, {
           size: 6,
-          contents: [{ type: 'empty' }, { _id: 'elsewhere', type: 'empty' }] as ColumnContentDto[],
-        })
-        .catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(RequestValidationError);
-      expect((error as RequestValidationError).errors).toEqual([
-        { pointer: '/contents/1/_id', detail: expect.any(String) },
-      ]);
-      expect(repository.create).not.toHaveBeenCalled();
+          contents: [{ type: 'empty' }, { _id: 'ct1', type: 'empty' }],
+        }),
+      ).rejects.toMatchObject({
+        constructor: RequestValidationError,
+        errors: [{ pointer: '/contents/1/_id', detail: expect.stringContaining('not the id') }],
+      });
+      expect(writer.write).not.toHaveBeenCalled();
+    });
+
+    it('refuses a content’s data over 256 KiB (pointer /contents/<i>/data), before any database work', async () => {
+      await expect(
+        service.create(ROW, {
+          size: 6,
+          contents: [{ type: 'empty' }, { type: 'image', data: OVERSIZED }],
+        }),
+      ).rejects.toMatchObject({ constructor: ContentTooLargeError, pointer: '/contents/1/data' });
+      expect(writer.write).not.toHaveBeenCalled();
+    });
+
+    it('refuses a column that takes the tree past 8 MiB (counted after its contents)', async () => {
+      columns.replaceContents.mockResolvedValue({ ...FILLED, treeBytes: 8 * MiB + 1 });
+      await expect(
+        service.create(ROW, { size: 6, contents: [{ type: 'empty' }] }),
+      ).rejects.toMatchObject({ constructor: LimitExceededError, limit: 8 * MiB });
+    });
+
+    it('refuses an empty column that takes the tree past 8 MiB', async () => {
+      columns.insert.mockResolvedValue({ ...CREATED, treeBytes: 8 * MiB + 1 });
+      await expect(service.create(ROW, { size: 6 })).rejects.toBeInstanceOf(LimitExceededError);
     });
   });
 
-  describe('update: row width check', () => {
-    async function updatedCheck(size: number | undefined): Promise<RowWidthCheck> {
-      repository.update.mockResolvedValue(DOCUMENT);
-      await service.update(COLUMN, { size });
-      expect(repository.update).toHaveBeenCalledTimes(1);
-      return repository.update.mock.calls[0][2];
-    }
+  describe('update without contents (resize and/or move)', () => {
+    const RESIZED = {
+      previousRevision: 5,
+      revision: 8,
+      others: 6,
+      changed: true,
+      json: '{"_id":"c1","size":"5"}',
+      siblings: 2,
+      treeBytes: 1001 as number | undefined,
+    };
 
-    it('passes when the resized column fits beside the others', async () => {
-      const check = await updatedCheck(8);
-      expect(() => check(0)).not.toThrow();
-      expect(() => check(4)).not.toThrow();
+    beforeEach(() => {
+      columns.resize.mockResolvedValue(RESIZED);
     });
 
-    it('throws RowWidthExceededError with 12 minus the width of the other columns', async () => {
-      const check = await updatedCheck(8);
-      const error = thrownBy(() => check(5));
-      expect(error).toBeInstanceOf(RowWidthExceededError);
-      expect(error).toMatchObject({ availableSize: 7, requestedSize: 8, rowWidth: 12 });
+    it('refuses an _id other than the path’s before any database work', async () => {
+      await expect(
+        service.update(COLUMN, { _id: 'c2', size: 5 }, RequestConditions.NONE),
+      ).rejects.toMatchObject({
+        constructor: RequestValidationError,
+        errors: [{ pointer: '/_id', detail: expect.any(String) }],
+      });
+      expect(writer.write).not.toHaveBeenCalled();
     });
 
-    it('never reports a negative availableSize', async () => {
-      const check = await updatedCheck(2);
-      expect(thrownBy(() => check(20))).toMatchObject({ availableSize: 0 });
+    it('runs one statement, never reading the column first, and answers etag "r8", revision 8', async () => {
+      const answer = await service.update(COLUMN, { _id: 'c1', size: 5 }, ifMatch('"r5"'));
+      expect(columns.findForWrite).not.toHaveBeenCalled();
+      expect(columns.resize).toHaveBeenCalledWith(TX, COLUMN, 5, { sortKey: null });
+      expect(answer.body?.text).toBe(RESIZED.json);
+      expect(answer.headers).toEqual({ etag: '"r8"', projectRevision: 8 });
     });
 
-    it('passes a check that never throws when the size is left out', async () => {
-      const check = await updatedCheck(undefined);
-      for (const used of [0, 11, 12, 13, 1000]) expect(() => check(used)).not.toThrow();
+    it('sends the resize without waiting for the lock’s answer', async () => {
+      const lock = pendingLock(writer);
+      const answer = service.update(COLUMN, { size: 5 }, RequestConditions.NONE);
+      await settle();
+      expect(columns.resize).toHaveBeenCalledTimes(1);
+      lock.resolve(LATE_LOCK);
+      await expect(answer).resolves.toMatchObject({ headers: { projectRevision: 13 } });
     });
 
-    it('changes only the members given: no size, position or contents plan when left out', async () => {
-      repository.update.mockResolvedValue(DOCUMENT);
-      await expect(service.update(COLUMN, { size: 4 })).resolves.toBe(DOCUMENT);
-      expect(repository.update).toHaveBeenCalledWith(
-        COLUMN,
-        { size: 4, position: undefined, contents: undefined },
-        expect.any(Function),
+    it('fails with the column’s previous tag when If-Match names another (the write rolls back)', async () => {
+      await expect(service.update(COLUMN, { size: 5 }, ifMatch('"r8"'))).rejects.toMatchObject({
+        constructor: PreconditionFailedError,
+        currentTag: '"r5"',
+      });
+      await expect(writer.write.mock.results[0].value).rejects.toBeInstanceOf(
+        PreconditionFailedError,
       );
     });
 
-    it('passes the position on', async () => {
-      repository.update.mockResolvedValue(DOCUMENT);
-      await service.update(COLUMN, { position: 0 });
-      expect(repository.update.mock.calls[0][1]).toMatchObject({ position: 0, size: undefined });
+    it('checks If-Match before the width', async () => {
+      columns.resize.mockResolvedValue({ ...RESIZED, others: 10 });
+      await expect(service.update(COLUMN, { size: 5 }, ifMatch('"r4"'))).rejects.toBeInstanceOf(
+        PreconditionFailedError,
+      );
     });
 
-    it('maps a missing column to ResourceNotFoundError', async () => {
-      repository.update.mockResolvedValue(null);
-      const result = service.update(COLUMN, { size: 3 });
-      await expect(result).rejects.toBeInstanceOf(ResourceNotFoundError);
-      await expect(result).rejects.toMatchObject({ resource: 'Column' });
+    it('checks the width against the other columns the statement reports', async () => {
+      columns.resize.mockResolvedValue({ ...RESIZED, others: 8 });
+      await expect(
+        service.update(COLUMN, { size: 5 }, RequestConditions.NONE),
+      ).rejects.toMatchObject({ constructor: RowWidthExceededError, availableSize: 4 });
+    });
+
+    it('checks the width before the tree size', async () => {
+      columns.resize.mockResolvedValue({ ...RESIZED, others: 8, treeBytes: 9 * MiB });
+      await expect(
+        service.update(COLUMN, { size: 5 }, RequestConditions.NONE),
+      ).rejects.toBeInstanceOf(RowWidthExceededError);
+    });
+
+    it('does not check the width of a move without a size', async () => {
+      columns.resize.mockResolvedValue({ ...RESIZED, revision: 5, others: 12 });
+      await expect(
+        service.update(COLUMN, { position: 0 }, RequestConditions.NONE),
+      ).resolves.toBeDefined();
+      expect(columns.resize).toHaveBeenCalledWith(TX, COLUMN, null, { sortKey: '1500' });
+    });
+
+    it('asks the place of a move with the column itself as selfId', async () => {
+      await service.update(COLUMN, { position: 2 }, RequestConditions.NONE);
+      expect(keyAt).toHaveBeenCalledWith(TX, 'column', {
+        projectId: 'p1',
+        parentId: 'r1',
+        position: 2,
+        selfId: 'c1',
+      });
+    });
+
+    it('a move only keeps the column’s tag and takes a project revision', async () => {
+      columns.resize.mockResolvedValue({ ...RESIZED, revision: 5, changed: true });
+      const answer = await service.update(COLUMN, { position: 0 }, RequestConditions.NONE);
+      expect(answer.headers).toEqual({ etag: '"r5"', projectRevision: 8 });
+    });
+
+    it('a request that changes nothing answers the column at the current revision', async () => {
+      columns.resize.mockResolvedValue({
+        ...RESIZED,
+        revision: 5,
+        changed: false,
+        treeBytes: undefined,
+        json: '{"_id":"c1","size":"4"}',
+      });
+      const answer = await service.update(COLUMN, { size: 4 }, ifMatch('"r5"'));
+      expect(answer.body?.text).toBe('{"_id":"c1","size":"4"}');
+      expect(answer.headers).toEqual({ etag: '"r5"', projectRevision: 7 });
+    });
+
+    it('a missing column is ResourceNotFoundError', async () => {
+      columns.resize.mockResolvedValue(undefined);
+      await expectNotFound(service.update(COLUMN, { size: 5 }, RequestConditions.NONE), 'Column');
+    });
+
+    it('refuses a resize that takes the tree past 8 MiB', async () => {
+      columns.resize.mockResolvedValue({ ...RESIZED, treeBytes: 8 * MiB + 1 });
+      await expect(
+        service.update(COLUMN, { size: 5 }, RequestConditions.NONE),
+      ).rejects.toMatchObject({ constructor: LimitExceededError, limit: 8 * MiB });
+    });
+
+    it('accepts a resize that shrinks a tree the lock found above 8 MiB', async () => {
+      lockFinds(writer, { treeBytes: 9 * MiB });
+      columns.resize.mockResolvedValue({ ...RESIZED, treeBytes: 9 * MiB - 1 });
+      await expect(
+        service.update(COLUMN, { size: 3 }, RequestConditions.NONE),
+      ).resolves.toBeDefined();
     });
   });
 
-  describe('update: _id in the body', () => {
-    it('accepts the _id of the path', async () => {
-      repository.update.mockResolvedValue(DOCUMENT);
-      await expect(service.update(COLUMN, { _id: 'col', size: 2 })).resolves.toBe(DOCUMENT);
+  describe('update with contents', () => {
+    const WRITTEN = { json: '{"_id":"c1","contents":[]}', siblings: 2, treeBytes: 1200 };
+
+    beforeEach(() => {
+      // As pg parses them: fresh objects (JSON, not structuredClone, whose objects Jest gives
+      // another realm's prototype, which isDeepStrictEqual would tell apart).
+      columns.findForWrite.mockResolvedValue({
+        ...CURRENT,
+        contents: JSON.parse(JSON.stringify(CURRENT.contents)) as ContentRecord[],
+      });
+      columns.replaceContents.mockResolvedValue(WRITTEN);
+      // As the column.resize statement reports on that column (size 4 beside 6, at revision 5):
+      // its revision moves to the write's only when its size does, a move alone keeps it.
+      columns.resize.mockImplementation((_tx, _scope, size, write) => {
+        const resized = size !== null && size !== CURRENT.size;
+        const changed = resized || write.sortKey !== null;
+        return Promise.resolve({
+          previousRevision: 5,
+          revision: resized ? 8 : 5,
+          others: 6,
+          changed,
+          json: `{"_id":"c1","size":"${size ?? CURRENT.size}"}`,
+          siblings: 2,
+          treeBytes: changed ? 1000 : undefined,
+        });
+      });
     });
 
-    it('refuses another _id with pointer /_id, without writing', async () => {
-      const error = await service
-        .update(COLUMN, { _id: 'other', size: 2 })
-        .catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(RequestValidationError);
-      expect((error as RequestValidationError).errors).toEqual([
-        { pointer: '/_id', detail: expect.any(String) },
-      ]);
-      expect(repository.update).not.toHaveBeenCalled();
-    });
-  });
-
-  describe('update: planContents', () => {
-    async function planFor(contents: readonly object[]): Promise<ContentsPlan> {
-      repository.update.mockResolvedValue(DOCUMENT);
-      await service.update(COLUMN, { contents: contents as ColumnContentDto[] });
-      const plan = repository.update.mock.calls[0][1].contents;
-      if (!plan) throw new Error('expected a contents plan');
-      return plan;
-    }
-
-    const current = [content('k1'), content('k2', { type: 'image', data: { alt: 'logo' } })];
-
-    it('updates listed contents in place, creates those without _id, leaves out the others', async () => {
-      const plan = await planFor([{ type: 'empty' }, { _id: 'k1', type: 'text' }]);
-      const written = plan(current);
-      expect(written).toEqual([
-        { type: 'empty', style: DEFAULT_STYLE, data: {} },
-        { id: 'k1', type: 'text', style: STORED_STYLE, data: { html: '<p>k1</p>' } },
-      ]);
-      expect(written[0]).not.toHaveProperty('id');
-      expect(written.map((element) => element.id)).not.toContain('k2');
+    it('reads the column under the lock without waiting for the lock’s answer', async () => {
+      const lock = pendingLock(writer);
+      const answer = service.update(COLUMN, { contents: [] }, RequestConditions.NONE);
+      await settle();
+      expect(columns.findForWrite).toHaveBeenCalledWith(TX, COLUMN);
+      expect(columns.replaceContents).toHaveBeenCalledTimes(1);
+      lock.resolve(LATE_LOCK);
+      await expect(answer).resolves.toMatchObject({
+        headers: { etag: '"r13"', projectRevision: 13 },
+      });
     });
 
-    it('keeps stored style and data for members left out of an element', async () => {
-      const plan = await planFor([{ _id: 'k2', type: 'image' }]);
-      expect(plan(current)).toEqual([
-        { id: 'k2', type: 'image', style: STORED_STYLE, data: { alt: 'logo' } },
-      ]);
+    it('prepares the contents (sanitising) before the lock, and merges none after a failed If-Match', async () => {
+      const prepare = jest.spyOn(composer, 'prepare');
+      const merge = jest.spyOn(composer, 'merge');
+      writer.write.mockImplementationOnce((_scope, work) => {
+        // The elements' own work is done by the time the write locks the project.
+        expect(prepare).toHaveBeenCalledTimes(1);
+        return work(writeOf());
+      });
+      await expect(
+        service.update(COLUMN, { contents: [{ type: 'empty' }] }, ifMatch('"r4"')),
+      ).rejects.toMatchObject({ constructor: PreconditionFailedError, currentTag: '"r5"' });
+      expect(columns.findForWrite).toHaveBeenCalledWith(TX, COLUMN);
+      expect(merge).not.toHaveBeenCalled();
+      expect(columns.resize).not.toHaveBeenCalled();
+      expect(columns.replaceContents).not.toHaveBeenCalled();
     });
 
-    it('replaces members that are given', async () => {
-      const plan = await planFor([
-        { _id: 'k1', type: 'text', style: { opacity: 0.5 }, data: { html: '<em>new</em>' } },
-      ]);
-      expect(plan(current)).toEqual([
+    it('checks If-Match before the contents are validated', async () => {
+      await expect(
+        service.update(COLUMN, { contents: [{ _id: 'nope', type: 'empty' }] }, ifMatch('"r4"')),
+      ).rejects.toBeInstanceOf(PreconditionFailedError);
+    });
+
+    it('a missing column is ResourceNotFoundError', async () => {
+      columns.findForWrite.mockResolvedValue(undefined);
+      await expectNotFound(
+        service.update(COLUMN, { contents: [] }, RequestConditions.NONE),
+        'Column',
+      );
+    });
+
+    it('updates listed contents in place (with their current state), creates the others, in order', async () => {
+      const merge = jest.spyOn(composer, 'merge');
+      const answer = await service.update(
+        COLUMN,
         {
-          id: 'k1',
-          type: 'text',
-          style: { ...DEFAULT_STYLE, opacity: 0.5 },
-          data: { html: '<em>new</em>' },
+          contents: [
+            { type: 'quote' },
+            { _id: 'ct2', type: 'empty' },
+            { _id: 'ct1', type: 'text', style: { opacity: 0.2 } },
+          ],
         },
-      ]);
-    });
-
-    it('resets data to {} when the type changes and data is left out', async () => {
-      const plan = await planFor([{ _id: 'k1', type: 'quote' }]);
-      expect(plan(current)).toEqual([{ id: 'k1', type: 'quote', style: STORED_STYLE, data: {} }]);
+        ifMatch('"r5"'),
+      );
+      expect(merge.mock.calls.map(([, current]) => current?.id)).toEqual([undefined, 'ct2', 'ct1']);
+      expect(merge.mock.calls[2][1]).toEqual(TEXT);
+      expect(columns.replaceContents).toHaveBeenCalledWith(
+        TX,
+        COLUMN,
+        [
+          { type: 'quote', style: { ...DEFAULT_CONTENT_STYLE }, data: {} },
+          { id: 'ct2', type: 'empty', style: EMPTY.style, data: {} },
+          {
+            id: 'ct1',
+            type: 'text',
+            style: { ...DEFAULT_CONTENT_STYLE, opacity: 0.2 },
+            data: TEXT.data,
+          },
+        ],
+        { sortKey: null, size: 4 },
+      );
+      expect(answer.body?.text).toBe(WRITTEN.json);
+      expect(answer.headers).toEqual({ etag: '"r8"', projectRevision: 8 });
     });
 
     it('an empty list deletes every content', async () => {
-      const plan = await planFor([]);
-      expect(plan(current)).toEqual([]);
+      await service.update(COLUMN, { contents: [] }, RequestConditions.NONE);
+      expect(columns.replaceContents).toHaveBeenCalledWith(TX, COLUMN, [], {
+        sortKey: null,
+        size: 4,
+      });
     });
 
-    it('refuses an _id that is not a content of this column, with its pointer', async () => {
-      const plan = await planFor([
-        { _id: 'k1', type: 'text' },
-        { _id: 'stranger', type: 'text' },
-      ]);
-      const error = thrownBy(() => plan(current));
-      expect(error).toBeInstanceOf(RequestValidationError);
-      expect((error as RequestValidationError).errors).toEqual([
-        { pointer: '/contents/1/_id', detail: expect.any(String) },
-      ]);
+    it('refuses an _id that is not one of the column’s contents (pointer /contents/<i>/_id)', async () => {
+      await expect(
+        service.update(
+          COLUMN,
+          { contents: [echo(TEXT), { _id: 'ct-of-another-column', type: 'empty' }] },
+          RequestConditions.NONE,
+        ),
+      ).rejects.toMatchObject({
+        constructor: RequestValidationError,
+        errors: [{ pointer: '/contents/1/_id', detail: expect.stringContaining('not the id') }],
+      });
+      expect(columns.replaceContents).not.toHaveBeenCalled();
     });
 
-    it('refuses an _id listed twice', async () => {
-      const plan = await planFor([
-        { _id: 'k2', type: 'image' },
-        { type: 'empty' },
-        { _id: 'k2', type: 'image' },
-      ]);
-      const error = thrownBy(() => plan(current));
-      expect(error).toBeInstanceOf(RequestValidationError);
-      expect((error as RequestValidationError).errors).toEqual([
-        { pointer: '/contents/2/_id', detail: 'is listed twice' },
-      ]);
+    it('refuses an _id listed twice (pointer of the second one)', async () => {
+      await expect(
+        service.update(
+          COLUMN,
+          { contents: [echo(TEXT), echo(EMPTY), echo(TEXT)] },
+          RequestConditions.NONE,
+        ),
+      ).rejects.toMatchObject({
+        constructor: RequestValidationError,
+        errors: [{ pointer: '/contents/2/_id', detail: 'is listed twice' }],
+      });
+      expect(columns.replaceContents).not.toHaveBeenCalled();
+    });
+
+    it('refuses a content’s data over 256 KiB (pointer /contents/<i>/data)', async () => {
+      await expect(
+        service.update(
+          COLUMN,
+          { contents: [echo(TEXT), { _id: 'ct2', type: 'image', data: OVERSIZED }] },
+          RequestConditions.NONE,
+        ),
+      ).rejects.toMatchObject({ constructor: ContentTooLargeError, pointer: '/contents/1/data' });
+      expect(columns.replaceContents).not.toHaveBeenCalled();
+    });
+
+    it('accepts 1000 contents and refuses 1001 before any database work', async () => {
+      const many = (n: number) => Array.from({ length: n }, () => ({ type: 'empty' as const }));
+      await expect(
+        service.update(COLUMN, { contents: many(1000) }, RequestConditions.NONE),
+      ).resolves.toBeDefined();
+      writer.write.mockClear();
+      await expect(
+        service.update(COLUMN, { contents: many(1001) }, RequestConditions.NONE),
+      ).rejects.toMatchObject({ constructor: LimitExceededError, limit: 1000 });
+      expect(writer.write).not.toHaveBeenCalled();
+    });
+
+    it('checks the width of a new size against the other columns read under the lock', async () => {
+      await expect(
+        service.update(COLUMN, { size: 7, contents: [] }, RequestConditions.NONE),
+      ).rejects.toMatchObject({ constructor: RowWidthExceededError, availableSize: 6 });
+      expect(columns.replaceContents).not.toHaveBeenCalled();
+      await expect(
+        service.update(COLUMN, { size: 6, contents: [] }, RequestConditions.NONE),
+      ).resolves.toBeDefined();
+      expect(columns.replaceContents.mock.calls[0][3]).toEqual({ sortKey: null, size: 6 });
+    });
+
+    it('validates the contents before the width', async () => {
+      await expect(
+        service.update(
+          COLUMN,
+          { size: 12, contents: [{ _id: 'nope', type: 'empty' }] },
+          RequestConditions.NONE,
+        ),
+      ).rejects.toBeInstanceOf(RequestValidationError);
+    });
+
+    it('moves with the column itself as selfId', async () => {
+      await service.update(COLUMN, { contents: [echo(TEXT)], position: 0 }, RequestConditions.NONE);
+      expect(keyAt).toHaveBeenCalledWith(TX, 'column', {
+        projectId: 'p1',
+        parentId: 'r1',
+        position: 0,
+        selfId: 'c1',
+      });
+      expect(columns.replaceContents.mock.calls[0][3]).toMatchObject({ sortKey: '1500' });
+    });
+
+    it.each([
+      ['the contents sent back as read', null, { contents: [echo(TEXT), echo(EMPTY)] }],
+      ['the same size', 4, { size: 4, contents: [echo(TEXT), echo(EMPTY)] }],
+      [
+        'elements that leave out what they keep',
+        null,
+        {
+          contents: [
+            { _id: 'ct1', type: 'text' as const },
+            { _id: 'ct2', type: 'empty' as const },
+          ],
+        },
+      ],
+    ])(
+      'with %s writes no contents and answers the column at the current revision (a resize that changes nothing)',
+      async (_name, size, body) => {
+        const answer = await service.update(COLUMN, body, ifMatch('"r5"'));
+        expect(columns.replaceContents).not.toHaveBeenCalled();
+        expect(columns.resize).toHaveBeenCalledTimes(1);
+        expect(columns.resize).toHaveBeenCalledWith(TX, COLUMN, size, { sortKey: null });
+        expect(answer.body?.text).toBe('{"_id":"c1","size":"4"}');
+        expect(answer.headers).toEqual({ etag: '"r5"', projectRevision: 7 });
+      },
+    );
+
+    it('checks If-Match before telling a resize from new contents', async () => {
+      await expect(
+        service.update(COLUMN, { size: 3, contents: [echo(TEXT), echo(EMPTY)] }, ifMatch('"r4"')),
+      ).rejects.toMatchObject({ constructor: PreconditionFailedError, currentTag: '"r5"' });
+      expect(columns.resize).not.toHaveBeenCalled();
+      expect(columns.replaceContents).not.toHaveBeenCalled();
+    });
+
+    it.each([
+      ['another order', { contents: [echo(EMPTY), echo(TEXT)] }],
+      ['one content fewer', { contents: [echo(TEXT)] }],
+      ['one content more', { contents: [echo(TEXT), echo(EMPTY), { type: 'empty' as const }] }],
+      ['a changed content', { contents: [echo(TEXT), { ...echo(EMPTY), type: 'quote' as const }] }],
+      [
+        'a changed content and a new size',
+        { size: 3, contents: [echo(TEXT), { ...echo(EMPTY), type: 'quote' as const }] },
+      ],
+    ])('with %s writes the contents at revision 8', async (_name, body) => {
+      const answer = await service.update(COLUMN, body, RequestConditions.NONE);
+      expect(columns.replaceContents).toHaveBeenCalledTimes(1);
+      expect(columns.resize).not.toHaveBeenCalled();
+      expect(answer.headers).toEqual({ etag: '"r8"', projectRevision: 8 });
+    });
+
+    it('a new size with the contents as they are is a resize, so the contents list’s tag does not move', async () => {
+      const answer = await service.update(
+        COLUMN,
+        { size: 3, contents: [echo(TEXT), echo(EMPTY)] },
+        ifMatch('"r5"'),
+      );
+      expect(columns.replaceContents).not.toHaveBeenCalled();
+      expect(columns.resize).toHaveBeenCalledTimes(1);
+      expect(columns.resize).toHaveBeenCalledWith(TX, COLUMN, 3, { sortKey: null });
+      expect(answer.body?.text).toBe('{"_id":"c1","size":"3"}');
+      expect(answer.headers).toEqual({ etag: '"r8"', projectRevision: 8 });
+    });
+
+    it('a new size with the contents as they are is checked against the width the resize reports', async () => {
+      await expect(
+        service.update(
+          COLUMN,
+          { size: 7, contents: [echo(TEXT), echo(EMPTY)] },
+          RequestConditions.NONE,
+        ),
+      ).rejects.toMatchObject({ constructor: RowWidthExceededError, availableSize: 6 });
+      expect(columns.replaceContents).not.toHaveBeenCalled();
+    });
+
+    // The column's representation ({_id, size, contents}) does not hold its place: a move alone
+    // keeps the column's tag, through either path.
+    it('a move only, with the contents sent back as read, keeps the column’s tag', async () => {
+      const answer = await service.update(
+        COLUMN,
+        { contents: [echo(TEXT), echo(EMPTY)], position: 0 },
+        RequestConditions.NONE,
+      );
+      expect(columns.replaceContents).not.toHaveBeenCalled();
+      expect(columns.resize).toHaveBeenCalledWith(TX, COLUMN, null, { sortKey: '1500' });
+      expect(keyAt).toHaveBeenCalledWith(TX, 'column', {
+        projectId: 'p1',
+        parentId: 'r1',
+        position: 0,
+        selfId: 'c1',
+      });
+      expect(answer.headers).toEqual({ etag: '"r5"', projectRevision: 8 });
+    });
+
+    it('refuses new contents that take the tree past 8 MiB', async () => {
+      columns.replaceContents.mockResolvedValue({ ...WRITTEN, treeBytes: 8 * MiB + 1 });
+      await expect(
+        service.update(COLUMN, { contents: [] }, RequestConditions.NONE),
+      ).rejects.toMatchObject({ constructor: LimitExceededError, limit: 8 * MiB });
+    });
+
+    it('accepts new contents that shrink a tree above 8 MiB', async () => {
+      lockFinds(writer, { treeBytes: 9 * MiB });
+      columns.replaceContents.mockResolvedValue({ ...WRITTEN, treeBytes: 9 * MiB - 100 });
+      await expect(
+        service.update(COLUMN, { contents: [] }, RequestConditions.NONE),
+      ).resolves.toBeDefined();
     });
   });
 
-  describe('reads and delete', () => {
-    it('lists the columns of a row', async () => {
-      repository.listDocument.mockResolvedValue(LIST_DOCUMENT);
-      await expect(service.list(ROW)).resolves.toBe(LIST_DOCUMENT);
-      expect(repository.listDocument).toHaveBeenCalledWith(ROW);
-    });
-
-    it('maps a missing row on list to ResourceNotFoundError', async () => {
-      repository.listDocument.mockResolvedValue(null);
-      await expect(service.list(ROW)).rejects.toMatchObject({ resource: 'Row' });
-    });
-
-    it('retrieves a column, or maps a missing one to ResourceNotFoundError', async () => {
-      repository.findTreeDocument.mockResolvedValueOnce(DOCUMENT).mockResolvedValueOnce(null);
-      await expect(service.retrieve(COLUMN)).resolves.toBe(DOCUMENT);
-      const missing = service.retrieve(COLUMN);
-      await expect(missing).rejects.toBeInstanceOf(ResourceNotFoundError);
-      await expect(missing).rejects.toMatchObject({ resource: 'Column' });
-    });
-
-    it('deletes a column, or maps a missing one to ResourceNotFoundError', async () => {
-      repository.delete.mockResolvedValueOnce(true).mockResolvedValueOnce(false);
-      await expect(service.delete(COLUMN)).resolves.toBeUndefined();
-      await expect(service.delete(COLUMN)).rejects.toBeInstanceOf(ResourceNotFoundError);
-      expect(repository.delete).toHaveBeenCalledWith(COLUMN);
-    });
-  });
+  describeNodeDelete('Column', COLUMN, () => ({ service, remove: columns.delete, writer }));
 });

@@ -1,204 +1,349 @@
 import { jest } from '@jest/globals';
+import { DEFAULT_CONTENT_STYLE } from '@layout/contracts';
 import {
-  type ContentResponse,
-  type CreateContentDto,
-  type UpdateContentDto,
-} from '@layout/contracts';
-import { SerializedJson } from '../../common/json/serialized-json';
-import { RequestValidationError, ResourceNotFoundError } from '../../common/errors';
+  ContentTooLargeError,
+  LimitExceededError,
+  PreconditionFailedError,
+  RequestValidationError,
+} from '../../common/errors';
+import { RequestConditions } from '../../common/http/request-conditions';
 import { ContentComposer } from '../content/content-composer';
 import { type ContentRecord } from '../layout.records';
 import { type ColumnScope, type ContentScope } from '../layout.scopes';
-import { type ContentPlan, type ContentsRepository } from '../repositories/contents.repository';
+import { type ContentsRepository } from '../repositories/contents.repository';
+import {
+  COLUMN,
+  CONTENT,
+  DB,
+  describeNodeDelete,
+  describeNodeReads,
+  expectNotFound,
+  ifMatch,
+  keyAtMock,
+  LATE_LOCK,
+  lockFinds,
+  MiB,
+  OVERSIZED,
+  pendingLock,
+  readsMock,
+  settle,
+  TX,
+  writeOf,
+  type WriterMock,
+  writerMock,
+} from '../../../../../test/support/layout-service-fakes';
 import { ContentsService } from './contents.service';
+import { type TreeWriter } from './tree-writer';
 
-const COLUMN: ColumnScope = {
-  accountId: 'acc',
-  projectId: 'prj',
-  blockId: 'blk',
-  rowId: 'row',
-  columnId: 'col',
+/** The content as findForWrite reads it under the lock: last changed at revision 5. */
+const CURRENT: ContentRecord & { revision: number } = {
+  id: 'ct1',
+  revision: 5,
+  type: 'text',
+  style: { ...DEFAULT_CONTENT_STYLE, opacity: 0.5 },
+  data: { html: '<p>Hello</p>' },
 };
-const CONTENT: ContentScope = { ...COLUMN, contentId: 'cnt' };
-
-const DEFAULT_STYLE = {
-  backgroundImage: '',
-  backgroundRepeat: 'no-repeat',
-  backgroundSize: 'cover',
-  backgroundPosition: 'center center',
-  opacity: 1,
-} as const;
-
-const STORED: ContentRecord = {
-  id: 'cnt',
-  type: 'video',
-  style: { ...DEFAULT_STYLE, backgroundSize: 'contain', opacity: 0.5 },
-  data: { url: 'https://vimeo.com/1', provider: 'vimeo' },
-};
-
-const DOCUMENT = new SerializedJson<ContentResponse>('{"_id":"x"}');
-const LIST_DOCUMENT = new SerializedJson<ContentResponse[]>('[]');
 
 function repositoryMock() {
   return {
-    listDocument: jest.fn<ContentsRepository['listDocument']>(),
-    findDocument: jest.fn<ContentsRepository['findDocument']>(),
-    create: jest.fn<ContentsRepository['create']>(),
+    reads: { content: readsMock<ContentScope>(), list: readsMock<ColumnScope>() },
+    insert: jest.fn<ContentsRepository['insert']>(),
+    findForWrite: jest.fn<ContentsRepository['findForWrite']>(),
     update: jest.fn<ContentsRepository['update']>(),
     delete: jest.fn<ContentsRepository['delete']>(),
   };
 }
 
-const body = <T>(value: object) => value as T;
-
 describe('ContentsService', () => {
-  let repository: ReturnType<typeof repositoryMock>;
+  let contents: ReturnType<typeof repositoryMock>;
+  let keyAt: ReturnType<typeof keyAtMock>;
+  let writer: WriterMock;
+  let composer: ContentComposer;
   let service: ContentsService;
 
   beforeEach(() => {
-    repository = repositoryMock();
+    contents = repositoryMock();
+    keyAt = keyAtMock();
+    writer = writerMock();
+    composer = new ContentComposer();
     service = new ContentsService(
-      repository as unknown as ContentsRepository,
-      new ContentComposer(),
+      DB,
+      writer as unknown as TreeWriter,
+      contents as unknown as ContentsRepository,
+      { keyAt },
+      composer,
     );
   });
 
+  afterEach(() => jest.restoreAllMocks());
+
+  describeNodeReads(
+    { node: 'Content', parent: 'Column' },
+    { node: CONTENT, parent: COLUMN },
+    () => ({ service, node: contents.reads.content, list: contents.reads.list }),
+  );
+
   describe('create', () => {
-    it('writes the composed content (defaults filled in) at the position given', async () => {
-      repository.create.mockResolvedValue(STORED);
+    const CREATED = { id: 'ct9', json: '{"_id":"ct9"}', siblings: 2, treeBytes: 1200 };
+
+    it('composes the body, appends it and answers etag "r8", revision 8 and Location', async () => {
+      contents.insert.mockResolvedValue(CREATED);
+      const compose = jest.spyOn(composer, 'compose');
+      const answer = await service.create(COLUMN, { type: 'empty' });
+      expect(compose).toHaveBeenCalledWith({ type: 'empty' });
+      expect(keyAt).toHaveBeenCalledWith(TX, 'content', {
+        projectId: 'p1',
+        parentId: 'c1',
+        position: undefined,
+        selfId: null,
+      });
+      expect(contents.insert).toHaveBeenCalledWith(
+        TX,
+        COLUMN,
+        { type: 'empty', style: { ...DEFAULT_CONTENT_STYLE }, data: {} },
+        { sortKey: null },
+      );
+      expect(answer.body?.text).toBe(CREATED.json);
+      expect(answer.headers).toEqual({
+        etag: '"r8"',
+        projectRevision: 8,
+        location: '/projects/p1/blocks/b1/rows/r1/columns/c1/contents/ct9',
+      });
+    });
+
+    it('sends its statements without waiting for the lock’s answer, then answers at the revision the lock reports', async () => {
+      contents.insert.mockResolvedValue(CREATED);
+      const lock = pendingLock(writer);
+      const answer = service.create(COLUMN, { type: 'empty' });
+      await settle();
+      expect(keyAt).toHaveBeenCalledTimes(1);
+      expect(contents.insert).toHaveBeenCalledTimes(1);
+      lock.resolve(LATE_LOCK);
+      await expect(answer).resolves.toMatchObject({
+        headers: { etag: '"r13"', projectRevision: 13 },
+      });
+    });
+
+    it('inserts at a position as a new node (selfId null)', async () => {
+      contents.insert.mockResolvedValue(CREATED);
+      await service.create(COLUMN, { type: 'empty', position: 3 });
+      expect(keyAt.mock.calls[0][2]).toEqual({
+        projectId: 'p1',
+        parentId: 'c1',
+        position: 3,
+        selfId: null,
+      });
+      expect(contents.insert.mock.calls[0][3]).toEqual({ sortKey: '1500' });
+    });
+
+    it('refuses data over 256 KiB with ContentTooLargeError before any database work', async () => {
       await expect(
-        service.create(COLUMN, body<CreateContentDto>({ type: 'empty', position: 3 })),
-      ).resolves.toBe(STORED);
-      expect(repository.create).toHaveBeenCalledWith(
-        COLUMN,
-        { type: 'empty', style: DEFAULT_STYLE, data: {} },
-        3,
-      );
+        service.create(COLUMN, { type: 'image', data: OVERSIZED }),
+      ).rejects.toMatchObject({ constructor: ContentTooLargeError, pointer: '/data' });
+      expect(writer.write).not.toHaveBeenCalled();
+      expect(contents.insert).not.toHaveBeenCalled();
     });
 
-    it('sanitises text and infers a video provider before writing', async () => {
-      repository.create.mockResolvedValue(STORED);
-      await service.create(
-        COLUMN,
-        body<CreateContentDto>({
-          type: 'text',
-          style: { opacity: 0.2 },
-          data: { html: '<strong>hi</strong><script>alert(1)</script>' },
-        }),
-      );
-      await service.create(
-        COLUMN,
-        body<CreateContentDto>({ type: 'video', data: { url: 'https://youtu.be/x' } }),
-      );
-      expect(repository.create.mock.calls.map(([, written]) => written)).toEqual([
-        {
-          type: 'text',
-          style: { ...DEFAULT_STYLE, opacity: 0.2 },
-          data: { html: '<strong>hi</strong>' },
-        },
-        {
-          type: 'video',
-          style: DEFAULT_STYLE,
-          data: { url: 'https://youtu.be/x', provider: 'youtube' },
-        },
-      ]);
+    it('a column that is not on the path is ResourceNotFoundError', async () => {
+      contents.insert.mockResolvedValue(undefined);
+      await expectNotFound(service.create(COLUMN, { type: 'empty' }), 'Column');
     });
 
-    it('maps a missing column to ResourceNotFoundError', async () => {
-      repository.create.mockResolvedValue(null);
-      const result = service.create(COLUMN, body<CreateContentDto>({ type: 'empty' }));
-      await expect(result).rejects.toBeInstanceOf(ResourceNotFoundError);
-      await expect(result).rejects.toMatchObject({ resource: 'Column' });
+    it('accepts the 1000th content and refuses the 1001st with LimitExceededError(1000)', async () => {
+      contents.insert.mockResolvedValueOnce({ ...CREATED, siblings: 1000 });
+      await expect(service.create(COLUMN, { type: 'empty' })).resolves.toBeDefined();
+      contents.insert.mockResolvedValueOnce({ ...CREATED, siblings: 1001 });
+      await expect(service.create(COLUMN, { type: 'empty' })).rejects.toMatchObject({
+        constructor: LimitExceededError,
+        limit: 1000,
+      });
+    });
+
+    it('refuses a content that takes the tree past 8 MiB, not one that stays at 8 MiB', async () => {
+      contents.insert.mockResolvedValueOnce({ ...CREATED, treeBytes: 8 * MiB });
+      await expect(service.create(COLUMN, { type: 'empty' })).resolves.toBeDefined();
+      contents.insert.mockResolvedValueOnce({ ...CREATED, treeBytes: 8 * MiB + 1 });
+      await expect(service.create(COLUMN, { type: 'empty' })).rejects.toMatchObject({
+        constructor: LimitExceededError,
+        limit: 8 * MiB,
+      });
     });
   });
 
   describe('update', () => {
-    async function planFor(update: object): Promise<ContentPlan> {
-      repository.update.mockResolvedValue(STORED);
-      await service.update(CONTENT, body<UpdateContentDto>(update));
-      expect(repository.update).toHaveBeenCalledTimes(1);
-      return repository.update.mock.calls[0][1];
-    }
+    const UPDATED = { json: '{"_id":"ct1","type":"text"}', siblings: 2, treeBytes: 1050 };
 
-    it('passes the scope and the position to the repository', async () => {
-      repository.update.mockResolvedValue(STORED);
+    beforeEach(() => {
+      contents.findForWrite.mockResolvedValue({ ...CURRENT });
+      contents.update.mockResolvedValue(UPDATED);
+      contents.reads.content.document.mockResolvedValue({ revision: 5, json: '{"_id":"ct1"}' });
+    });
+
+    it('refuses an _id other than the path’s before any database work', async () => {
       await expect(
-        service.update(CONTENT, body<UpdateContentDto>({ type: 'video', position: 0 })),
-      ).resolves.toBe(STORED);
-      expect(repository.update).toHaveBeenCalledWith(CONTENT, expect.any(Function), 0);
+        service.update(CONTENT, { _id: 'other', type: 'text' }, RequestConditions.NONE),
+      ).rejects.toMatchObject({
+        constructor: RequestValidationError,
+        errors: [{ pointer: '/_id', detail: expect.any(String) }],
+      });
+      expect(writer.write).not.toHaveBeenCalled();
     });
 
-    it('keeps the stored style and data when only the type (unchanged) is sent', async () => {
-      const plan = await planFor({ type: 'video' });
-      expect(plan(STORED)).toEqual({ type: 'video', style: STORED.style, data: STORED.data });
+    it('accepts the path’s own _id', async () => {
+      await expect(
+        service.update(CONTENT, { _id: 'ct1', type: 'text' }, RequestConditions.NONE),
+      ).resolves.toBeDefined();
     });
 
-    it('resets data to {} when the type changes without data', async () => {
-      const plan = await planFor({ type: 'image' });
-      expect(plan(STORED)).toEqual({ type: 'image', style: STORED.style, data: {} });
+    it('checks If-Match against the content’s tag read under the lock, before any write', async () => {
+      const compose = jest.spyOn(composer, 'compose');
+      await expect(
+        service.update(CONTENT, { type: 'quote', position: 0 }, ifMatch('"r4"')),
+      ).rejects.toMatchObject({ constructor: PreconditionFailedError, currentTag: '"r5"' });
+      expect(contents.findForWrite).toHaveBeenCalledWith(TX, CONTENT);
+      expect(compose).not.toHaveBeenCalled();
+      expect(keyAt).not.toHaveBeenCalled();
+      expect(contents.update).not.toHaveBeenCalled();
     });
 
-    it('replaces style whole and keeps data when style alone is sent', async () => {
-      const plan = await planFor({ type: 'video', style: { backgroundRepeat: 'round' } });
-      expect(plan(STORED)).toEqual({
-        type: 'video',
-        style: { ...DEFAULT_STYLE, backgroundRepeat: 'round' },
-        data: STORED.data,
+    it('reads the content under the lock without waiting for the lock’s answer', async () => {
+      const lock = pendingLock(writer);
+      const answer = service.update(CONTENT, { type: 'quote' }, RequestConditions.NONE);
+      await settle();
+      expect(contents.findForWrite).toHaveBeenCalledWith(TX, CONTENT);
+      lock.resolve(LATE_LOCK);
+      await expect(answer).resolves.toMatchObject({
+        headers: { etag: '"r13"', projectRevision: 13 },
       });
     });
 
-    it('infers the provider of new video data', async () => {
-      const plan = await planFor({ type: 'video', data: { url: 'https://loom.com/share/x' } });
-      expect(plan(STORED).data).toEqual({ url: 'https://loom.com/share/x', provider: 'loom' });
+    it('a missing content is ResourceNotFoundError', async () => {
+      contents.findForWrite.mockResolvedValue(undefined);
+      await expectNotFound(
+        service.update(CONTENT, { type: 'text' }, RequestConditions.NONE),
+        'Content',
+      );
     });
 
-    it('accepts the _id of the path', async () => {
-      repository.update.mockResolvedValue(STORED);
+    it('prepares the body before the lock and merges it with the current content under it', async () => {
+      const prepare = jest.spyOn(composer, 'prepare');
+      const merge = jest.spyOn(composer, 'merge');
+      writer.write.mockImplementationOnce((_scope, work) => {
+        // Sanitising (the costly part) is done by the time the write locks the project.
+        expect(prepare).toHaveBeenCalledTimes(1);
+        expect(merge).not.toHaveBeenCalled();
+        return work(writeOf());
+      });
+      const body = { type: 'text' as const, style: { opacity: 1 } };
+      await service.update(CONTENT, body, RequestConditions.NONE);
+      expect(prepare).toHaveBeenCalledWith(body);
+      expect(merge).toHaveBeenCalledWith(
+        prepare.mock.results[0].value,
+        expect.objectContaining(CURRENT),
+      );
+    });
+
+    it.each([
+      ['only the same type', { type: 'text' as const }],
+      [
+        'the same type, style and data',
+        {
+          type: 'text' as const,
+          style: { ...DEFAULT_CONTENT_STYLE, opacity: 0.5 },
+          data: { html: '<p>Hello</p>' },
+        },
+      ],
+    ])(
+      'with %s writes nothing and answers the current content at revision 7',
+      async (_name, body) => {
+        const answer = await service.update(CONTENT, body, ifMatch('"r5"'));
+        expect(contents.update).not.toHaveBeenCalled();
+        expect(contents.reads.content.document).toHaveBeenCalledWith(TX, CONTENT);
+        expect(answer.body?.text).toBe('{"_id":"ct1"}');
+        expect(answer.headers).toEqual({ etag: '"r5"', projectRevision: 7 });
+      },
+    );
+
+    it('a change writes what the composer made at revision 8 and answers etag "r8"', async () => {
+      const answer = await service.update(
+        CONTENT,
+        { type: 'text', data: { html: '<p>Bye</p>' } },
+        RequestConditions.NONE,
+      );
+      expect(contents.update).toHaveBeenCalledWith(
+        TX,
+        CONTENT,
+        { type: 'text', style: CURRENT.style, data: { html: '<p>Bye</p>' } },
+        { sortKey: null, changed: true },
+      );
+      expect(answer.body?.text).toBe(UPDATED.json);
+      expect(answer.headers).toEqual({ etag: '"r8"', projectRevision: 8 });
+    });
+
+    it('a new type without data resets data to {} (the composer’s rule)', async () => {
+      await service.update(CONTENT, { type: 'image' }, RequestConditions.NONE);
+      expect(contents.update.mock.calls[0][2]).toEqual({
+        type: 'image',
+        style: CURRENT.style,
+        data: {},
+      });
+    });
+
+    it('a style given replaces the stored one, with the defaults filled in', async () => {
+      await service.update(
+        CONTENT,
+        { type: 'text', style: { backgroundSize: 'contain' } },
+        RequestConditions.NONE,
+      );
+      expect(contents.update.mock.calls[0][2].style).toEqual({
+        ...DEFAULT_CONTENT_STYLE,
+        backgroundSize: 'contain',
+      });
+    });
+
+    it('a move only writes with changed false and keeps the content’s tag', async () => {
+      const answer = await service.update(
+        CONTENT,
+        { type: 'text', position: 0 },
+        RequestConditions.NONE,
+      );
+      expect(keyAt).toHaveBeenCalledWith(TX, 'content', {
+        projectId: 'p1',
+        parentId: 'c1',
+        position: 0,
+        selfId: 'ct1',
+      });
+      expect(contents.update).toHaveBeenCalledWith(
+        TX,
+        CONTENT,
+        { type: 'text', style: CURRENT.style, data: CURRENT.data },
+        { sortKey: '1500', changed: false },
+      );
+      expect(answer.headers).toEqual({ etag: '"r5"', projectRevision: 8 });
+    });
+
+    it('refuses data over 256 KiB with ContentTooLargeError and writes nothing', async () => {
       await expect(
-        service.update(CONTENT, body<UpdateContentDto>({ _id: 'cnt', type: 'video' })),
-      ).resolves.toBe(STORED);
+        service.update(CONTENT, { type: 'image', data: OVERSIZED }, RequestConditions.NONE),
+      ).rejects.toMatchObject({ constructor: ContentTooLargeError, pointer: '/data' });
+      expect(contents.update).not.toHaveBeenCalled();
     });
 
-    it('refuses an _id other than the path one, pointer /_id, without writing', async () => {
-      const error = await service
-        .update(CONTENT, body<UpdateContentDto>({ _id: 'other', type: 'video' }))
-        .catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(RequestValidationError);
-      expect((error as RequestValidationError).errors).toEqual([
-        { pointer: '/_id', detail: expect.any(String) },
-      ]);
-      expect(repository.update).not.toHaveBeenCalled();
+    it('refuses a change that takes the tree past 8 MiB', async () => {
+      contents.update.mockResolvedValue({ ...UPDATED, treeBytes: 8 * MiB + 1 });
+      await expect(
+        service.update(CONTENT, { type: 'empty' }, RequestConditions.NONE),
+      ).rejects.toBeInstanceOf(LimitExceededError);
     });
 
-    it('maps a missing content to ResourceNotFoundError', async () => {
-      repository.update.mockResolvedValue(null);
-      const result = service.update(CONTENT, body<UpdateContentDto>({ type: 'empty' }));
-      await expect(result).rejects.toBeInstanceOf(ResourceNotFoundError);
-      await expect(result).rejects.toMatchObject({ resource: 'Content' });
+    it('accepts a change that shrinks a tree the lock found above 8 MiB', async () => {
+      lockFinds(writer, { treeBytes: 9 * MiB });
+      contents.update.mockResolvedValue({ ...UPDATED, treeBytes: 9 * MiB - 1 });
+      await expect(
+        service.update(CONTENT, { type: 'empty' }, RequestConditions.NONE),
+      ).resolves.toBeDefined();
     });
   });
 
-  describe('reads and delete', () => {
-    it('lists, or maps a missing column to ResourceNotFoundError', async () => {
-      repository.listDocument.mockResolvedValueOnce(LIST_DOCUMENT).mockResolvedValueOnce(null);
-      await expect(service.list(COLUMN)).resolves.toBe(LIST_DOCUMENT);
-      await expect(service.list(COLUMN)).rejects.toMatchObject({ resource: 'Column' });
-      expect(repository.listDocument).toHaveBeenCalledWith(COLUMN);
-    });
-
-    it('retrieves, or maps a missing content to ResourceNotFoundError', async () => {
-      repository.findDocument.mockResolvedValueOnce(DOCUMENT).mockResolvedValueOnce(null);
-      await expect(service.retrieve(CONTENT)).resolves.toBe(DOCUMENT);
-      const missing = service.retrieve(CONTENT);
-      await expect(missing).rejects.toBeInstanceOf(ResourceNotFoundError);
-      await expect(missing).rejects.toMatchObject({ resource: 'Content' });
-    });
-
-    it('deletes, or maps a missing content to ResourceNotFoundError', async () => {
-      repository.delete.mockResolvedValueOnce(true).mockResolvedValueOnce(false);
-      await expect(service.delete(CONTENT)).resolves.toBeUndefined();
-      await expect(service.delete(CONTENT)).rejects.toMatchObject({ resource: 'Content' });
-      expect(repository.delete).toHaveBeenCalledWith(CONTENT);
-    });
-  });
+  describeNodeDelete('Content', CONTENT, () => ({ service, remove: contents.delete, writer }));
 });

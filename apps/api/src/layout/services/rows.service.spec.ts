@@ -1,103 +1,228 @@
 import { jest } from '@jest/globals';
-import { type RowResponse, type CreateRowDto, type UpdateRowDto } from '@layout/contracts';
-import { SerializedJson } from '../../common/json/serialized-json';
-import { ResourceNotFoundError } from '../../common/errors';
-import { type RowRecord } from '../layout.records';
+import { LimitExceededError, PreconditionFailedError } from '../../common/errors';
+import { RequestConditions } from '../../common/http/request-conditions';
 import { type BlockScope, type RowScope } from '../layout.scopes';
 import { type RowsRepository } from '../repositories/rows.repository';
+import {
+  BLOCK,
+  DB,
+  describeNodeDelete,
+  describeNodeReads,
+  expectNotFound,
+  ifMatch,
+  keyAtMock,
+  LATE_LOCK,
+  lockFinds,
+  MiB,
+  pendingLock,
+  readsMock,
+  ROW,
+  settle,
+  TX,
+  type WriterMock,
+  writerMock,
+} from '../../../../../test/support/layout-service-fakes';
 import { RowsService } from './rows.service';
-
-const BLOCK: BlockScope = { accountId: 'acc', projectId: 'prj', blockId: 'blk' };
-const ROW: RowScope = { ...BLOCK, rowId: 'row' };
-const RECORD: RowRecord = { id: 'row', description: '', columns: [] };
-
-const DOCUMENT = new SerializedJson<RowResponse>('{"_id":"x"}');
-const LIST_DOCUMENT = new SerializedJson<RowResponse[]>('[]');
+import { type TreeWriter } from './tree-writer';
 
 function repositoryMock() {
   return {
-    listDocument: jest.fn<RowsRepository['listDocument']>(),
-    findTreeDocument: jest.fn<RowsRepository['findTreeDocument']>(),
-    create: jest.fn<RowsRepository['create']>(),
+    reads: { row: readsMock<RowScope>(), list: readsMock<BlockScope>() },
+    insert: jest.fn<RowsRepository['insert']>(),
+    findForWrite: jest.fn<RowsRepository['findForWrite']>(),
     update: jest.fn<RowsRepository['update']>(),
     delete: jest.fn<RowsRepository['delete']>(),
   };
 }
 
-const body = <T>(value: object) => value as T;
-
 describe('RowsService', () => {
-  let repository: ReturnType<typeof repositoryMock>;
+  let rows: ReturnType<typeof repositoryMock>;
+  let keyAt: ReturnType<typeof keyAtMock>;
+  let writer: WriterMock;
   let service: RowsService;
 
   beforeEach(() => {
-    repository = repositoryMock();
-    service = new RowsService(repository as unknown as RowsRepository);
+    rows = repositoryMock();
+    keyAt = keyAtMock();
+    writer = writerMock();
+    service = new RowsService(
+      DB,
+      writer as unknown as TreeWriter,
+      rows as unknown as RowsRepository,
+      { keyAt },
+    );
   });
 
+  describeNodeReads({ node: 'Row', parent: 'Block' }, { node: ROW, parent: BLOCK }, () => ({
+    service,
+    node: rows.reads.row,
+    list: rows.reads.list,
+  }));
+
   describe('create', () => {
-    it('defaults the description to an empty string', async () => {
-      repository.create.mockResolvedValue(RECORD);
-      await expect(service.create(BLOCK, body<CreateRowDto>({}))).resolves.toBe(RECORD);
-      expect(repository.create).toHaveBeenCalledWith(BLOCK, { description: '' }, undefined);
+    const CREATED = { id: 'r9', json: '{"_id":"r9"}', siblings: 2, treeBytes: 1100 };
+
+    it('appends an empty description and answers the row with etag "r8", revision 8 and Location', async () => {
+      rows.insert.mockResolvedValue(CREATED);
+      const answer = await service.create(BLOCK, {});
+      expect(keyAt).toHaveBeenCalledWith(TX, 'row', {
+        projectId: 'p1',
+        parentId: 'b1',
+        position: undefined,
+        selfId: null,
+      });
+      expect(rows.insert).toHaveBeenCalledWith(TX, BLOCK, { description: '' }, { sortKey: null });
+      expect(answer.body?.text).toBe(CREATED.json);
+      expect(answer.headers).toEqual({
+        etag: '"r8"',
+        projectRevision: 8,
+        location: '/projects/p1/blocks/b1/rows/r9',
+      });
     });
 
-    it('keeps a given description and position', async () => {
-      repository.create.mockResolvedValue(RECORD);
-      await service.create(BLOCK, body<CreateRowDto>({ description: 'Pricing', position: 2 }));
-      expect(repository.create).toHaveBeenCalledWith(BLOCK, { description: 'Pricing' }, 2);
+    it('sends its statements without waiting for the lock’s answer, then answers at the revision the lock reports', async () => {
+      rows.insert.mockResolvedValue(CREATED);
+      const lock = pendingLock(writer);
+      const answer = service.create(BLOCK, {});
+      await settle();
+      expect(keyAt).toHaveBeenCalledTimes(1);
+      expect(rows.insert).toHaveBeenCalledTimes(1);
+      lock.resolve(LATE_LOCK);
+      await expect(answer).resolves.toMatchObject({
+        headers: { etag: '"r13"', projectRevision: 13 },
+      });
     });
 
-    it('maps a missing block to ResourceNotFoundError', async () => {
-      repository.create.mockResolvedValue(null);
-      const result = service.create(BLOCK, body<CreateRowDto>({}));
-      await expect(result).rejects.toBeInstanceOf(ResourceNotFoundError);
-      await expect(result).rejects.toMatchObject({ resource: 'Block' });
+    it('inserts at a position as a new node (selfId null)', async () => {
+      rows.insert.mockResolvedValue(CREATED);
+      await service.create(BLOCK, { description: 'Top', position: 0 });
+      expect(keyAt.mock.calls[0][2]).toEqual({
+        projectId: 'p1',
+        parentId: 'b1',
+        position: 0,
+        selfId: null,
+      });
+      expect(rows.insert.mock.calls[0][3]).toEqual({ sortKey: '1500' });
+    });
+
+    it('a block that is not on the path is ResourceNotFoundError', async () => {
+      rows.insert.mockResolvedValue(undefined);
+      await expectNotFound(service.create(BLOCK, {}), 'Block');
+    });
+
+    it('accepts the 500th row and refuses the 501st with LimitExceededError(500)', async () => {
+      rows.insert.mockResolvedValueOnce({ ...CREATED, siblings: 500 });
+      await expect(service.create(BLOCK, {})).resolves.toBeDefined();
+      rows.insert.mockResolvedValueOnce({ ...CREATED, siblings: 501 });
+      await expect(service.create(BLOCK, {})).rejects.toMatchObject({
+        constructor: LimitExceededError,
+        limit: 500,
+      });
+    });
+
+    it('refuses a row that takes the tree past 8 MiB', async () => {
+      rows.insert.mockResolvedValue({ ...CREATED, treeBytes: 8 * MiB + 1 });
+      await expect(service.create(BLOCK, {})).rejects.toMatchObject({
+        constructor: LimitExceededError,
+        limit: 8 * MiB,
+      });
     });
   });
 
   describe('update', () => {
-    it('leaves the description untouched when it is left out (no default on update)', async () => {
-      repository.update.mockResolvedValue(RECORD);
-      await expect(service.update(ROW, body<UpdateRowDto>({ position: 4 }))).resolves.toBe(RECORD);
-      expect(repository.update).toHaveBeenCalledWith(ROW, { description: undefined }, 4);
+    const UPDATED = { json: '{"_id":"r1","description":"New"}', siblings: 2, treeBytes: 1010 };
+
+    beforeEach(() => {
+      rows.findForWrite.mockResolvedValue({ revision: 4, description: 'Old' });
+      rows.update.mockResolvedValue(UPDATED);
+      rows.reads.row.document.mockResolvedValue({ revision: 4, json: '{"_id":"r1"}' });
     });
 
-    it('passes a given description on', async () => {
-      repository.update.mockResolvedValue(RECORD);
-      await service.update(ROW, body<UpdateRowDto>({ description: '' }));
-      expect(repository.update).toHaveBeenCalledWith(ROW, { description: '' }, undefined);
+    it('checks If-Match against the row’s tag read under the lock, before any write', async () => {
+      await expect(
+        service.update(ROW, { description: 'New', position: 1 }, ifMatch('"r3"')),
+      ).rejects.toMatchObject({ constructor: PreconditionFailedError, currentTag: '"r4"' });
+      expect(rows.findForWrite).toHaveBeenCalledWith(TX, ROW);
+      expect(keyAt).not.toHaveBeenCalled();
+      expect(rows.update).not.toHaveBeenCalled();
     });
 
-    it('maps a missing row to ResourceNotFoundError', async () => {
-      repository.update.mockResolvedValue(null);
-      const result = service.update(ROW, body<UpdateRowDto>({ description: 'x' }));
-      await expect(result).rejects.toBeInstanceOf(ResourceNotFoundError);
-      await expect(result).rejects.toMatchObject({ resource: 'Row' });
+    it('reads the row under the lock without waiting for the lock’s answer', async () => {
+      const lock = pendingLock(writer);
+      const answer = service.update(ROW, { description: 'New' }, RequestConditions.NONE);
+      await settle();
+      expect(rows.findForWrite).toHaveBeenCalledWith(TX, ROW);
+      lock.resolve(LATE_LOCK);
+      await expect(answer).resolves.toMatchObject({
+        headers: { etag: '"r13"', projectRevision: 13 },
+      });
+    });
+
+    it('a missing row is ResourceNotFoundError', async () => {
+      rows.findForWrite.mockResolvedValue(undefined);
+      await expectNotFound(service.update(ROW, {}, RequestConditions.NONE), 'Row');
+    });
+
+    it.each([
+      ['an empty body', {}],
+      ['the same description', { description: 'Old' }],
+    ])('with %s writes nothing and answers the current row at revision 7', async (_name, body) => {
+      const answer = await service.update(ROW, body, ifMatch('"r4"'));
+      expect(rows.update).not.toHaveBeenCalled();
+      expect(rows.reads.row.document).toHaveBeenCalledWith(TX, ROW);
+      expect(answer.body?.text).toBe('{"_id":"r1"}');
+      expect(answer.headers).toEqual({ etag: '"r4"', projectRevision: 7 });
+    });
+
+    it('a new description writes at revision 8 and answers etag "r8"', async () => {
+      const answer = await service.update(ROW, { description: 'New' }, RequestConditions.NONE);
+      expect(rows.update).toHaveBeenCalledWith(
+        TX,
+        ROW,
+        { description: 'New' },
+        { sortKey: null, changed: true },
+      );
+      expect(answer.body?.text).toBe(UPDATED.json);
+      expect(answer.headers).toEqual({ etag: '"r8"', projectRevision: 8 });
+    });
+
+    it('an empty description is a change, not "left out"', async () => {
+      await service.update(ROW, { description: '' }, RequestConditions.NONE);
+      expect(rows.update.mock.calls[0][2]).toEqual({ description: '' });
+    });
+
+    it('a move only writes with changed false and keeps the row’s tag', async () => {
+      const answer = await service.update(ROW, { position: 0 }, RequestConditions.NONE);
+      expect(keyAt).toHaveBeenCalledWith(TX, 'row', {
+        projectId: 'p1',
+        parentId: 'b1',
+        position: 0,
+        selfId: 'r1',
+      });
+      expect(rows.update).toHaveBeenCalledWith(
+        TX,
+        ROW,
+        { description: 'Old' },
+        { sortKey: '1500', changed: false },
+      );
+      expect(answer.headers).toEqual({ etag: '"r4"', projectRevision: 8 });
+    });
+
+    it('refuses a change that takes the tree past 8 MiB', async () => {
+      rows.update.mockResolvedValue({ ...UPDATED, treeBytes: 8 * MiB + 1 });
+      await expect(
+        service.update(ROW, { description: 'x' }, RequestConditions.NONE),
+      ).rejects.toBeInstanceOf(LimitExceededError);
+    });
+
+    it('accepts a change that shrinks a tree the lock found above 8 MiB', async () => {
+      lockFinds(writer, { treeBytes: 9 * MiB });
+      rows.update.mockResolvedValue({ ...UPDATED, treeBytes: 9 * MiB - 1 });
+      await expect(
+        service.update(ROW, { description: 'x' }, RequestConditions.NONE),
+      ).resolves.toBeDefined();
     });
   });
 
-  describe('reads and delete', () => {
-    it('lists, or maps a missing block to ResourceNotFoundError', async () => {
-      repository.listDocument.mockResolvedValueOnce(LIST_DOCUMENT).mockResolvedValueOnce(null);
-      await expect(service.list(BLOCK)).resolves.toBe(LIST_DOCUMENT);
-      await expect(service.list(BLOCK)).rejects.toMatchObject({ resource: 'Block' });
-      expect(repository.listDocument).toHaveBeenCalledWith(BLOCK);
-    });
-
-    it('retrieves, or maps a missing row to ResourceNotFoundError', async () => {
-      repository.findTreeDocument.mockResolvedValueOnce(DOCUMENT).mockResolvedValueOnce(null);
-      await expect(service.retrieve(ROW)).resolves.toBe(DOCUMENT);
-      const missing = service.retrieve(ROW);
-      await expect(missing).rejects.toBeInstanceOf(ResourceNotFoundError);
-      await expect(missing).rejects.toMatchObject({ resource: 'Row' });
-    });
-
-    it('deletes, or maps a missing row to ResourceNotFoundError', async () => {
-      repository.delete.mockResolvedValueOnce(true).mockResolvedValueOnce(false);
-      await expect(service.delete(ROW)).resolves.toBeUndefined();
-      await expect(service.delete(ROW)).rejects.toMatchObject({ resource: 'Row' });
-      expect(repository.delete).toHaveBeenCalledWith(ROW);
-    });
-  });
+  describeNodeDelete('Row', ROW, () => ({ service, remove: rows.delete, writer }));
 });

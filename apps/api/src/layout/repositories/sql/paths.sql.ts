@@ -1,0 +1,53 @@
+import { TREE_LEVELS, type TreeLevel } from './tree-levels';
+
+// `FROM … WHERE …` clauses that match a node only at the end of its exact path, each table
+// confined to the project ($projectId), under the aliases of tree-levels.ts. A read also checks
+// the owner ($accountId); a write runs after locking the project, which checked it already.
+
+const WITHIN: Record<Exclude<TreeLevel, 'project'>, { from: string; where: string }> = {
+  block: {
+    from: `blocks b`,
+    where: `b.id = $blockId AND b.project_id = $projectId`,
+  },
+  row: {
+    from: `rows r`,
+    where: `r.id = $rowId AND r.block_id = $blockId AND r.project_id = $projectId`,
+  },
+  column: {
+    from: `columns c JOIN rows r ON r.id = c.row_id AND r.project_id = $projectId`,
+    where: `c.id = $columnId AND c.row_id = $rowId AND r.block_id = $blockId
+      AND c.project_id = $projectId`,
+  },
+  content: {
+    from: `contents ct
+      JOIN columns c ON c.id = ct.column_id AND c.project_id = $projectId
+      JOIN rows r ON r.id = c.row_id AND r.project_id = $projectId`,
+    where: `ct.id = $contentId AND ct.column_id = $columnId AND c.row_id = $rowId
+      AND r.block_id = $blockId AND ct.project_id = $projectId`,
+  },
+};
+
+/** The node of `level` on the request's path, if the caller owns the project. */
+export function ownedPath(level: TreeLevel): string {
+  const owner = `p.id = $projectId AND p.owner_id = $accountId`;
+  if (level === 'project') return `FROM projects p WHERE ${owner}`;
+  const { from, where } = WITHIN[level];
+  return `FROM ${from} JOIN projects p ON p.id = ${TREE_LEVELS[level].alias}.project_id
+    WHERE ${where} AND ${owner}`;
+}
+
+/**
+ * The revision the transaction's write creates, which locking the project set (see
+ * projects.repository.ts); NULL when the lock found no project of the caller's.
+ */
+export const WRITE_REVISION = `NULLIF(current_setting('layout.revision', true), '')::int`;
+
+/**
+ * The node of `level` on the request's path, inside a write that holds the project's lock:
+ * nothing when the lock found no project of the caller's, so that a statement queued behind
+ * the lock changes nothing in another account's project.
+ */
+export function lockedPath(level: Exclude<TreeLevel, 'project'>): string {
+  const { from, where } = WITHIN[level];
+  return `FROM ${from} WHERE ${where} AND ${WRITE_REVISION} IS NOT NULL`;
+}

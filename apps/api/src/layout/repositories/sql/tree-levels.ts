@@ -1,0 +1,31 @@
+/** The levels of the layout tree, top down, with the table, alias and parameters of each. */
+export const TREE_LEVELS = {
+  project: { table: 'projects', alias: 'p', idParam: 'projectId', parentColumn: undefined },
+  block: { table: 'blocks', alias: 'b', idParam: 'blockId', parentColumn: 'project_id' },
+  row: { table: 'rows', alias: 'r', idParam: 'rowId', parentColumn: 'block_id' },
+  column: { table: 'columns', alias: 'c', idParam: 'columnId', parentColumn: 'row_id' },
+  content: { table: 'contents', alias: 'ct', idParam: 'contentId', parentColumn: 'column_id' },
+} as const;
+
+export type TreeLevel = keyof typeof TREE_LEVELS;
+/** The levels that hold a list of children. */
+export type ParentLevel = Exclude<TreeLevel, 'content'>;
+/** The levels that sit in a parent's list. */
+export type ChildLevel = Exclude<TreeLevel, 'project'>;
+
+const ORDER: readonly TreeLevel[] = ['project', 'block', 'row', 'column', 'content'];
+
+export function parentOf(level: ChildLevel): ParentLevel {
+  return ORDER[ORDER.indexOf(level) - 1] as ParentLevel;
+}
+
+/** `level` and the levels above it, bottom up. */
+export function levelAndAncestors(level: TreeLevel): TreeLevel[] {
+  return ORDER.slice(0, ORDER.indexOf(level) + 1).reverse();
+}
+
+/**
+ * Gap between the sort keys of appended siblings. Inserting between two siblings takes the
+ * middle of their gap, so about 20 inserts at one place fit before the list is renumbered.
+ */
+export const SORT_KEY_GAP = 1_048_576;

@@ -1,0 +1,27 @@
+import { CONTENT_DATA_MAX_BYTES, PROJECT_TREE_MAX_BYTES } from '@layout/contracts';
+import { ContentTooLargeError, LimitExceededError } from '../../common/errors';
+
+// The contract's limits on what one account may store. The counts are checked after the write
+// statement, which reports them as they are under the project's lock: a refused write rolls back.
+
+/** `count` items of `what` in one container may not exceed `max`. */
+export function assertWithinCount(count: number, max: number, container: string): void {
+  if (count > max) throw new LimitExceededError(max, `${container} holds at most ${max}`);
+}
+
+/** A write may not take the project's answer past the limit (a write that shrinks it may). */
+export function assertTreeWithin(before: number, after: number): void {
+  if (after > PROJECT_TREE_MAX_BYTES && after > before) {
+    throw new LimitExceededError(
+      PROJECT_TREE_MAX_BYTES,
+      `A project's whole tree is at most ${PROJECT_TREE_MAX_BYTES / 1024 / 1024} MiB as JSON`,
+    );
+  }
+}
+
+/** A content's data, as the JSON it is stored as, is at most 256 KiB. */
+export function assertContentData(data: object, pointer: string): void {
+  if (Buffer.byteLength(JSON.stringify(data)) > CONTENT_DATA_MAX_BYTES) {
+    throw new ContentTooLargeError(CONTENT_DATA_MAX_BYTES, pointer);
+  }
+}
