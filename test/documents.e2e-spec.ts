@@ -2,10 +2,10 @@ import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Api, createLayout, type Response, startTestApp } from './support/test-app';
 
 /**
- * Reads answer with documents PostgreSQL builds (repositories/documents.ts); writes answer with
- * records presented in Node (layout.presenter.ts). Both must say exactly the same thing about the
- * same data, keys in the same order, down to the last character of a text, the millisecond of a
- * timestamp and the digits of a number stored in a style or a quote.
+ * Every answer of the tree is a document PostgreSQL builds (repositories/sql/documents.sql.ts):
+ * reads from the tables, writes from the row they just wrote (RETURNING). Both must say exactly
+ * the same thing about the same data, keys in the same order, down to the last character of a
+ * text, the millisecond of a timestamp and the digits of a number stored in a style or a quote.
  */
 describe('reads built by PostgreSQL match what the writes answer', () => {
   let app: NestFastifyApplication;
@@ -130,7 +130,12 @@ describe('reads built by PostgreSQL match what the writes answer', () => {
     expect(canonical(read)).toBe(canonical(created));
     expect(read.body.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const renamed = await ok(api.put(`/projects/${created.body._id}`, { title: 'x' }, { token }));
-    expect(renamed.body).toEqual({ ...created.body, title: 'x', updatedAt: expect.any(String) });
+    expect(renamed.body).toEqual({
+      ...created.body,
+      title: 'x',
+      revision: 2,
+      updatedAt: expect.any(String),
+    });
   });
 
   it('empty lists are [] and answers are JSON with the right content type', async () => {

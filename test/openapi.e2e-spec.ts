@@ -168,9 +168,12 @@ describe('the OpenAPI document', () => {
       if (!PUBLIC_OPERATIONS.has(key) || key === 'POST /accounts/auth/token') expected.add('401');
       if (path.includes('{') || key === 'POST /accounts') expected.add('404');
       if (operation.requestBody) ['400', '413', '415'].forEach((status) => expected.add(status));
-      if (/\/columns(\/\{columnId\})?$/.test(path) && ['POST', 'PUT'].includes(method)) {
-        expected.add('409');
-      }
+      const tree = path.startsWith('/projects');
+      // Every change of the tree may hit a limit (the column's sizes, a count, the tree's size).
+      if (tree && ['POST', 'PUT'].includes(method)) expected.add('409');
+      // Every PUT and DELETE honours If-Match, and with REQUIRE_IF_MATCH insists on it.
+      if (tree && ['PUT', 'DELETE'].includes(method))
+        ['412', '428'].forEach((s) => expected.add(s));
       if (key === 'POST /accounts') expected.add('409');
       const errors = statuses.filter((status) => Number(status) >= 400);
       const missing = [...expected].filter((status) => !errors.includes(status));
@@ -228,11 +231,25 @@ describe('the OpenAPI document', () => {
     each(({ key, operation }) => {
       const problems: string[] = [];
       const successes = Object.entries<Json>(operation.responses).filter(
-        ([status]) => Number(status) < 400,
+        ([status]) => Number(status) < 300,
       );
       if (successes.length !== 1) problems.push(`${successes.length} success responses`);
+      // Reads of the tree are tagged and conditional: 304 without a body, with the tag.
+      const tagged = key.startsWith('GET /projects');
+      const notModified = operation.responses['304'] as Json | undefined;
+      if (tagged !== (notModified !== undefined)) problems.push(`304 documented: ${!tagged}`);
+      if (notModified && (notModified.content || notModified.headers?.ETag?.required !== true)) {
+        problems.push('304 with a body or without its ETag');
+      }
       for (const [status, response] of successes) {
         if (!response.description) problems.push(`${status}: no description`);
+        const headers = Object.keys(response.headers ?? {});
+        if (tagged || (/^(POST|PUT) \/projects/.test(key) && status !== '204')) {
+          if (!headers.includes('ETag')) problems.push(`${status} without ETag`);
+        }
+        if (/^(POST|PUT|DELETE) \/projects/.test(key) && !headers.includes('Project-Revision')) {
+          problems.push(`${status} without Project-Revision`);
+        }
         if (status === '204') {
           if (response.content) problems.push('204 with a body');
           continue;
@@ -357,6 +374,7 @@ describe('the OpenAPI document', () => {
     const project = {
       _id: 'x',
       title: 'Proposal',
+      revision: 3,
       createdAt: '2026-11-22T10:15:30.000Z',
       updatedAt: '2026-11-22T10:15:30.000Z',
     };
@@ -365,7 +383,7 @@ describe('the OpenAPI document', () => {
         method: 'GET',
         url: '/projects',
         status: 200,
-        headers: json,
+        headers: { ...json, etag: '"p0"' },
         text: JSON.stringify([project]),
         ...response,
       });
@@ -379,7 +397,18 @@ describe('the OpenAPI document', () => {
       ['an undocumented content type', { headers: { 'content-type': 'text/html' } }, /text\/html/],
       ['a member too many', { text: JSON.stringify([{ ...project, owner: 'x' }]) }, /additional/],
       ['a member missing', { text: JSON.stringify([{ _id: 'x' }]) }, /required/],
-      ['a body on a 204', { method: 'DELETE', url: '/projects/x', status: 204 }, /without a body/],
+      ['a 200 without its ETag', { headers: json }, /ETag/],
+      ['a 304 with a body', { status: 304 }, /without a body/],
+      [
+        'a body on a 204',
+        { method: 'DELETE', url: '/projects/x', status: 204, headers: { 'project-revision': '4' } },
+        /without a body/,
+      ],
+      [
+        'a 204 without its revision',
+        { method: 'DELETE', url: '/projects/x', status: 204, headers: {}, text: '' },
+        /Project-Revision/,
+      ],
       [
         'a 201 without Location',
         { method: 'POST', status: 201, text: JSON.stringify({ ...project, blocks: [] }) },

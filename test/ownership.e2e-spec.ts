@@ -71,6 +71,7 @@ describe("ownership: another account's project does not exist for you", () => {
     expect(listed[1]).toEqual({
       _id: mine._id,
       title: 'Second',
+      revision: 1,
       createdAt: mine.createdAt,
       updatedAt: mine.updatedAt,
     });

@@ -28,6 +28,7 @@ describe('projects, blocks and rows', () => {
     expect(created.body).toEqual({
       _id: expect.any(String),
       title: 'Website redesign',
+      revision: 1,
       blocks: [],
       createdAt: expect.any(String),
       updatedAt: expect.any(String),

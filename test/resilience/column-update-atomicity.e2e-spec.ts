@@ -106,17 +106,25 @@ describe('a column update that fails midway changes nothing', () => {
     const url = testDatabaseUrl();
     return {
       row: (await api.get(target.rowPath, { token })).body,
+      // A failed request takes no revision and leaves every counter as it was.
+      project: await query(
+        url,
+        'SELECT revision, updated_at, children_bytes::text FROM projects WHERE id = $1',
+        [target.projectId],
+      ),
       column: (await api.get(target.columnPath, { token })).body,
       columns: await query(
         url,
-        'SELECT id::text, position, size FROM columns WHERE row_id = $1 ORDER BY position',
+        `SELECT id::text, sort_key::text, size, revision, list_revision, child_count,
+           children_bytes::text FROM columns WHERE row_id = $1 ORDER BY sort_key`,
         [target.rowId],
       ),
       contents: await query(
         url,
-        `SELECT c.id::text, c.column_id::text, c.position, c.type::text, c.style, c.data
+        `SELECT c.id::text, c.column_id::text, c.sort_key::text, c.type::text, c.style, c.data,
+           c.revision
            FROM contents c JOIN columns k ON k.id = c.column_id
-          WHERE k.row_id = $1 ORDER BY k.position, c.position`,
+          WHERE k.row_id = $1 ORDER BY k.sort_key, c.sort_key`,
         [target.rowId],
       ),
     };

@@ -72,7 +72,9 @@ describe('database outage: the built service on a PostgreSQL that stops and come
         for (let i = index; !stopTraffic; i++) {
           const { op, method, path, body, freshToken } = ops[i % ops.length];
           const from = phase;
-          const bearer = freshToken && phase !== 'healthy' ? unusedToken : token;
+          // Only once the database is really gone: a lookup that still reached it while it
+          // was stopping would cache the token, and the cache would then answer 200.
+          const bearer = freshToken && phase === 'down' ? unusedToken : token;
           const outcome = await send({
             port,
             method,
