@@ -1,6 +1,32 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-/** What one bench run does; every member has a default that keeps the run under ~6 minutes. */
+/** The yardstick's scenarios (load.mjs), then the service's own `conditional`. */
+export const SCENARIOS = [
+  'tree',
+  'columns',
+  'content',
+  'create',
+  'resize',
+  'mixed',
+  'conditional',
+] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+/** Scenarios that write: the service gets a fresh write project for each of their runs. */
+export const WRITES: ReadonlySet<ScenarioName> = new Set(['create', 'resize', 'mixed']);
+
+/** What the growth runs repeat (of the scenarios chosen). */
+export const READS: ReadonlySet<ScenarioName> = new Set([
+  'tree',
+  'columns',
+  'content',
+  'conditional',
+]);
+
+/** Read projects seeded on each side (seed.mjs --projects). */
+export const PROJECTS = 20;
+
 export interface BenchConfig {
   /** Measured seconds per scenario and server. */
   duration: number;
@@ -8,42 +34,40 @@ export interface BenchConfig {
   warmup: number;
   /** Concurrent keep-alive connections of the load generator. */
   connections: number;
-  /** Accounts (each with one seeded project) the load is spread over. */
-  accounts: number;
-  /** Contents owned by other accounts for the growth runs, ascending; empty skips them. */
+  scenarios: ScenarioName[];
+  /** Total contents to grow each database to, ascending; empty skips the growth runs. */
   growthSizes: number[];
-  growthDuration: number;
-  growthWarmup: number;
-  /** Seconds of load for the diagnostic scenarios (health, token only). */
-  diagnosticDuration: number;
-  /** A PostgreSQL server to create the bench database on; undefined: the embedded one. */
+  /** The yardstick's folder (copied, never written to). */
+  yardstickDir: string;
+  /** A PostgreSQL server to create the bench databases on; undefined: an embedded one. */
   serverUrl: string | undefined;
 }
 
-const USAGE = `Usage: npm run bench -- [options]
-  --duration <s>          measured seconds per scenario (default 10)
-  --warmup <s>            warm-up seconds per scenario (default 2)
-  --connections <n>       concurrent connections (default 10)
-  --accounts <n>          accounts/projects the load is spread over (default 8)
-  --growth <n,n,...>      other accounts' contents for the growth runs
-                          (default 1000,100000,1000000; "none" skips them)
-  --growth-duration <s>   measured seconds per growth run and per floor (health, token
-                          lookup) run (default 5)
-  --growth-warmup <s>     warm-up seconds per growth run (default 1)
-Environment: DATABASE_URL=postgresql://user@host:port/db runs on that server (a fresh database is
-created on it and dropped afterwards); without it, on an embedded PostgreSQL in a temp folder.`;
+export const USAGE = `Usage: npm run bench -- [options]
+Builds the service and measures it against the yardstick (bare Fastify + pg), each on its own
+database of one PostgreSQL, with the yardstick's load.mjs; writes bench/results/<date>.md (+ .json).
+  --duration <s>        measured seconds per scenario and server (default 10)
+  --warmup <s>          warm-up seconds before each measurement, discarded (default 3)
+  --connections <n>     concurrent connections of the load generator (default 20)
+  --scenarios <a,b,..>  of ${SCENARIOS.join(',')} (default: all)
+  --growth <n,n,..>     total contents to grow both databases to, then repeat the reads
+                        (default 100000,1000000; "none" skips the growth runs)
+  --yardstick <dir>     the yardstick's folder (default ../shared/yardstick from the repo root)
+  --help                this text
+Environment: DATABASE_URL=postgresql://superuser@host:port/db runs on that server (two fresh
+databases are created on it and dropped afterwards); without it, on an embedded PostgreSQL in a
+temp folder. The user must be allowed to CREATE DATABASE (and CHECKPOINT, for the yardstick's seed).`;
 
-export function loadBenchConfig(argv: string[], env: NodeJS.ProcessEnv): BenchConfig {
+export function loadBenchConfig(argv: string[], env: NodeJS.ProcessEnv, root: string): BenchConfig {
   const { values } = parseArgs({
     args: argv,
     options: {
       duration: { type: 'string' },
       warmup: { type: 'string' },
       connections: { type: 'string' },
-      accounts: { type: 'string' },
+      scenarios: { type: 'string' },
       growth: { type: 'string' },
-      'growth-duration': { type: 'string' },
-      'growth-warmup': { type: 'string' },
+      yardstick: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -51,32 +75,42 @@ export function loadBenchConfig(argv: string[], env: NodeJS.ProcessEnv): BenchCo
     console.log(USAGE);
     process.exit(0);
   }
-  const growth = values.growth ?? '1000,100000,1000000';
+  const growth = values.growth ?? '100000,1000000';
   return {
     duration: positive('duration', values.duration, 10),
-    warmup: positive('warmup', values.warmup, 2, true),
-    connections: positive('connections', values.connections, 10),
-    accounts: positive('accounts', values.accounts, 8),
+    warmup: positive('warmup', values.warmup, 3, true),
+    connections: Math.round(positive('connections', values.connections, 20)),
+    scenarios: scenarioList(values.scenarios),
     growthSizes:
       growth === 'none'
         ? []
-        : growth
-            .split(',')
-            .map((size) => positive('growth', size.trim(), 0))
-            .sort((a, b) => a - b),
-    growthDuration: positive('growth-duration', values['growth-duration'], 5),
-    growthWarmup: positive('growth-warmup', values['growth-warmup'], 1, true),
-    diagnosticDuration: positive('growth-duration', values['growth-duration'], 5),
+        : [...new Set(growth.split(',').map((size) => positive('growth', size.trim(), 0)))].sort(
+            (a, b) => a - b,
+          ),
+    yardstickDir: resolve(root, values.yardstick ?? '../shared/yardstick'),
     serverUrl: env.DATABASE_URL?.trim() || undefined,
   };
+}
+
+function scenarioList(raw: string | undefined): ScenarioName[] {
+  if (raw === undefined) return [...SCENARIOS];
+  const names = raw.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(SCENARIOS as readonly string[]).includes(name));
+  if (unknown.length > 0 || names.length === 0) fail(`unknown scenario(s): ${unknown.join(', ')}`);
+  // In the canonical order, each once.
+  return SCENARIOS.filter((name) => names.includes(name));
 }
 
 function positive(name: string, raw: string | undefined, fallback: number, zeroOk = false) {
   if (raw === undefined) return fallback;
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 0 || (!zeroOk && value === 0)) {
-    console.error(`--${name} must be a ${zeroOk ? 'non-negative' : 'positive'} number\n${USAGE}`);
-    process.exit(2);
+    fail(`--${name} must be a ${zeroOk ? 'non-negative' : 'positive'} number`);
   }
   return value;
+}
+
+function fail(message: string): never {
+  console.error(`${message}\n${USAGE}`);
+  process.exit(2);
 }

@@ -1,48 +1,101 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { Client } from 'pg';
-import { onCleanup } from './cleanup';
+import { startEmbeddedPostgres } from '../apps/api/src/database/embedded-postgres';
 import { freePort } from '../test/support/free-port';
+import { onCleanup, onExitKill } from './cleanup';
+import { commandName, parentPid } from './proc-stats';
 
 /**
- * Where the run's data lives. With DATABASE_URL: a fresh database on that server, dropped at
- * the end, so a developer's data is never touched and 1 000 000 filler rows never stay behind.
- * Without: the service's own embedded PostgreSQL, in the run's temp folder on a free port.
+ * Where the run's data lives: two fresh databases on one PostgreSQL, one for the service and one
+ * for the yardstick (whose seed drops its tables), both dropped at the end. The server is
+ * DATABASE_URL's, or an embedded PostgreSQL the bench starts itself in the run's temp folder
+ * (not the service: the service's process tree must hold only the service, whose RSS and CPU
+ * the load driver sums over it and its descendants).
  */
-export interface BenchDatabase {
-  /** What the service is given (besides PORT and the like). */
-  readonly serviceEnv: Record<string, string>;
-  /** A direct connection string (valid once the service has started an embedded server). */
-  readonly url: string;
-  readonly description: string;
+export interface BenchDatabases {
+  serviceUrl: string;
+  yardstickUrl: string;
+  /** The server's superuser connection (the bench's own queries, VACUUM, CHECKPOINT). */
+  adminUrl: string;
+  description: string;
+  version: string;
+  /** The postmaster, for the database's CPU (its backends are its children); if on this host. */
+  postmasterPid: number | undefined;
 }
 
-export async function prepareDatabase(
+export async function prepareDatabases(
   serverUrl: string | undefined,
   tempDir: string,
-): Promise<BenchDatabase> {
-  if (serverUrl === undefined) {
+  log: (message: string) => void,
+): Promise<BenchDatabases> {
+  let adminUrl = serverUrl;
+  let where = `${serverUrl ? new URL(serverUrl).host : ''} (DATABASE_URL)`;
+  if (adminUrl === undefined) {
     const port = await freePort();
-    return {
-      serviceEnv: { EMBEDDED_PG_DATA_DIR: `${tempDir}/postgres`, EMBEDDED_PG_PORT: String(port) },
-      // The embedded server's fixed loopback-only credentials (apps/api/src/database/embedded-postgres.ts).
-      url: `postgresql://postgres:postgres@127.0.0.1:${port}/postgres`,
-      description: `embedded PostgreSQL (started by the service, port ${port})`,
-    };
+    log(`starting an embedded PostgreSQL on port ${port}`);
+    const embedded = await startEmbeddedPostgres({
+      dataDir: join(tempDir, 'postgres'),
+      port,
+      onNotice: log,
+    });
+    onCleanup('stop the embedded PostgreSQL', () => embedded.stop());
+    adminUrl = embedded.url;
+    where = `an embedded PostgreSQL started by the bench (port ${port})`;
   }
-  const name = `layout_bench_${Date.now().toString(36)}_${randomBytes(2).toString('hex')}`;
-  await withClient(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
-  onCleanup(`drop database ${name}`, async () => {
-    await withClient(serverUrl, (client) =>
-      client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  const suffix = `${Date.now().toString(36)}_${randomBytes(2).toString('hex')}`;
+  const names = { service: `layout_bench_${suffix}`, yardstick: `yardstick_${suffix}` };
+  const { version, postmasterPid } = await withClient(adminUrl, async (client) => {
+    for (const name of Object.values(names)) {
+      await client.query(`CREATE DATABASE "${name}"`);
+      onCleanup(`drop database ${name}`, async () => {
+        await withClient(adminUrl, (admin) =>
+          admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+        );
+      });
+    }
+    const { rows } = await client.query<{ version: string; pid: number }>(
+      'SELECT current_setting($1) AS version, pg_backend_pid() AS pid',
+      ['server_version'],
     );
+    const local = ['127.0.0.1', 'localhost', '[::1]', ''].includes(new URL(adminUrl).hostname);
+    return {
+      version: rows[0].version,
+      postmasterPid: local ? postmasterOf(rows[0].pid) : undefined,
+    };
   });
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    serviceEnv: { DATABASE_URL: url.toString() },
-    url: url.toString(),
-    description: `database ${name} on ${url.host} (DATABASE_URL), dropped afterwards`,
+  if (serverUrl === undefined && postmasterPid !== undefined) {
+    // If the bench dies without its cleanup, the embedded server must not outlive it.
+    onExitKill(() => {
+      try {
+        process.kill(postmasterPid, 'SIGINT'); // fast shutdown
+      } catch {
+        // Already stopped.
+      }
+    });
+  }
+  const urlOf = (name: string) => {
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    return url.toString();
   };
+  return {
+    serviceUrl: urlOf(names.service),
+    yardstickUrl: urlOf(names.yardstick),
+    adminUrl,
+    description: `databases ${names.service} (service) and ${names.yardstick} (yardstick) on ${where}, dropped afterwards`,
+    version: `PostgreSQL ${version}`,
+    postmasterPid,
+  };
+}
+
+/** A backend's parent is the postmaster, if the server runs on this machine. */
+function postmasterOf(backendPid: number): number | undefined {
+  const parent = parentPid(backendPid);
+  if (parent === undefined || !/^postgres|^postmaster/.test(commandName(parent) ?? '')) {
+    return undefined;
+  }
+  return parent;
 }
 
 export async function withClient<T>(url: string, use: (client: Client) => Promise<T>): Promise<T> {

@@ -14,7 +14,7 @@ export interface Environment {
   packages: Record<string, string>;
 }
 
-/** The packages whose versions explain the numbers: the service's stack and the baseline's. */
+/** The packages whose versions explain the service's numbers (the yardstick's: its own copy). */
 const PACKAGES = [
   '@nestjs/core',
   '@nestjs/platform-fastify',
@@ -25,7 +25,6 @@ const PACKAGES = [
   '@prisma/client',
   '@prisma/adapter-pg',
   'sanitize-html',
-  'fastify',
   'pg',
   'autocannon',
 ];

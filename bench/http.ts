@@ -1,4 +1,4 @@
-/** One JSON request as a client sends it; used for seeding and for the equivalence checks. */
+/** One JSON request as a client sends it; used to create the service's fresh write projects. */
 export interface Reply {
   status: number;
   location: string | null;

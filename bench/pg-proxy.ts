@@ -18,8 +18,9 @@ export interface WireCounters {
 /**
  * A TCP proxy in front of PostgreSQL that reads the wire protocol as it passes (without
  * delaying it) to count round trips and statements, time the database's share, and capture the
- * SQL. Works for any client (Prisma's pg adapter and plain pg alike) without logging settings
- * on the server. Only for unencrypted connections, which is what both servers use here.
+ * SQL. Works for any client (Prisma's pg adapter and plain pg alike, so the service and the
+ * yardstick) without logging settings on the server. Only for unencrypted connections, which is
+ * what both servers use here.
  */
 export class PgWireProxy {
   readonly counters: WireCounters = { roundTrips: 0, statements: 0, dbMs: 0 };
@@ -181,11 +182,17 @@ function cString(buffer: Buffer, start: number): { text: string; end: number } {
   return { text: buffer.toString('utf8', start, zero), end: zero + 1 };
 }
 
-/** Bind: format codes, then each parameter as int32 length (-1: null) and bytes. */
+/**
+ * Bind: format codes, then each parameter as int32 length (-1: null) and bytes. A binary
+ * parameter (pg sends Buffers so, as bytea) is kept in bytea's text form, \x and hex, so that
+ * the statement can be EXPLAINed with it.
+ */
 function bindParams(body: Buffer, start: number): (string | null)[] {
   let at = start;
-  const formats = body.readInt16BE(at);
-  at += 2 + 2 * formats;
+  const formatCount = body.readInt16BE(at);
+  const formats: number[] = [];
+  for (let i = 0; i < formatCount; i++) formats.push(body.readInt16BE(at + 2 + 2 * i));
+  at += 2 + 2 * formatCount;
   const count = body.readInt16BE(at);
   at += 2;
   const params: (string | null)[] = [];
@@ -196,7 +203,9 @@ function bindParams(body: Buffer, start: number): (string | null)[] {
       params.push(null);
       continue;
     }
-    params.push(body.toString('utf8', at, at + length));
+    const binary = (formatCount === 1 ? formats[0] : (formats[i] ?? 0)) === 1;
+    const bytes = body.subarray(at, at + length);
+    params.push(binary ? `\\x${bytes.toString('hex')}` : bytes.toString('utf8'));
     at += length;
   }
   return params;

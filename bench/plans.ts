@@ -4,6 +4,7 @@ import { type CapturedStatement } from './pg-proxy';
 const BIG_TABLES = new Set([
   'accounts',
   'access_tokens',
+  'tokens', // the yardstick's
   'projects',
   'blocks',
   'rows',
@@ -15,6 +16,8 @@ export interface PlanCheck {
   sql: string;
   /** Tables read whole: what would make latency grow with the table. */
   seqScans: string[];
+  /** Why it could not be EXPLAINed, if it could not. */
+  error?: string;
 }
 
 interface PlanNode {
@@ -25,7 +28,8 @@ interface PlanNode {
 
 /**
  * The noise-free half of the growth check: EXPLAIN each read statement a server sent (captured
- * with its parameters) on the grown database and list the tables it would scan sequentially.
+ * with its parameters by the SQL proxy) on the grown database (the server's own: `db`) and list
+ * the tables it would scan sequentially.
  */
 export async function checkPlans(
   db: Client,
@@ -34,10 +38,21 @@ export async function checkPlans(
   const checks: PlanCheck[] = [];
   for (const { sql, params } of statements) {
     if (!/^\s*(SELECT|WITH)\b/i.test(sql)) continue; // BEGIN, COMMIT and the like
-    const { rows } = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-      `EXPLAIN (FORMAT JSON) ${sql}`,
-      params,
-    );
+    let plan: PlanNode;
+    try {
+      const { rows } = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        `EXPLAIN (FORMAT JSON) ${sql}`,
+        params,
+      );
+      plan = rows[0]['QUERY PLAN'][0].Plan;
+    } catch (error) {
+      checks.push({
+        sql,
+        seqScans: [],
+        error: error instanceof Error ? error.message : String(error),
+      });
+      continue;
+    }
     const seqScans: string[] = [];
     const walk = (node: PlanNode) => {
       const relation = node['Relation Name'];
@@ -46,7 +61,7 @@ export async function checkPlans(
       }
       node.Plans?.forEach(walk);
     };
-    walk(rows[0]['QUERY PLAN'][0].Plan);
+    walk(plan);
     checks.push({ sql, seqScans });
   }
   return checks;

@@ -1,12 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { onCleanup, onExitKill } from './cleanup';
 
 export interface ServerProcess {
   readonly name: string;
-  /** What its database sessions call themselves (pg_stat_activity.application_name). */
-  readonly applicationName: string;
   readonly url: string;
   readonly pid: number;
   /** Ends the process (SIGTERM, then SIGKILL of its process group after a grace period). */
@@ -15,20 +12,21 @@ export interface ServerProcess {
 
 export interface StartOptions {
   name: string;
-  applicationName: string;
   /** Node arguments: the entry script and any flags before it. */
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
   port: number;
-  /** Seconds to wait for GET /health/ready (an embedded PostgreSQL's first start takes a while). */
+  /** What answers 200 once it is ready (the yardstick has only /health/live). */
+  readyPath: string;
+  /** Seconds to wait for it. */
   readyTimeout?: number;
 }
 
 /**
  * Starts a Node server as its own process group, so that a Ctrl-C in the terminal reaches only
- * the bench, which then stops its children in order (the service stops its embedded PostgreSQL
- * itself). Warnings and errors the server prints are passed through, prefixed with its name.
+ * the bench, which then stops its children in order. Warnings and errors the server prints are
+ * passed through, prefixed with its name.
  */
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
   const child = spawn(process.execPath, options.args, {
@@ -68,8 +66,10 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   onCleanup(`stop ${options.name}`, stop);
 
   const url = `http://127.0.0.1:${options.port}`;
-  await waitReady(url, options.readyTimeout ?? 120, exited, () => output.join('\n'));
-  return { name: options.name, applicationName: options.applicationName, url, pid, stop };
+  await waitReady(`${url}${options.readyPath}`, options.readyTimeout ?? 120, exited, () =>
+    output.join('\n'),
+  );
+  return { name: options.name, url, pid, stop };
 }
 
 async function waitReady(
@@ -86,7 +86,7 @@ async function waitReady(
       throw new Error(`${url} exited (code ${exitCode}) before it was ready:\n${output()}`);
     }
     try {
-      const response = await fetch(`${url}/health/ready`);
+      const response = await fetch(url);
       if (response.ok) return;
     } catch {
       // Not listening yet.
@@ -105,7 +105,7 @@ async function stopChild(
   child.kill('SIGTERM');
   const graceful = await Promise.race([exited.then(() => true), sleep(20_000, false)]);
   if (!graceful) {
-    // The whole group: with it go the embedded PostgreSQL processes the service started.
+    // The whole group: with it goes anything the server started.
     killGroup(pid, 'SIGKILL');
     await exited;
   }
@@ -119,37 +119,48 @@ function killGroup(pid: number, signal: NodeJS.Signals) {
   }
 }
 
-/** Resident memory of a process in MiB, from /proc (Linux only; 0 elsewhere). */
-export function residentMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
-    return match ? Number(match[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
+const tools = new Set<ChildProcess>();
+let toolsRegistered = false;
 
 /**
- * Peak RSS over a window. VmHWM is the peak since the process started (start-up and earlier
- * scenarios included), so each scenario samples VmRSS every 50 ms instead.
+ * Runs a command to its end (the yardstick's npm ci, seed.mjs, load.mjs) as its own process
+ * group, like the servers; stopped with the rest on failure or Ctrl-C. Resolves with its
+ * standard output; a non-zero exit rejects with the end of what it printed.
  */
-export class RssSampler {
-  private peak = 0;
-  private readonly timer: NodeJS.Timeout;
-
-  constructor(private readonly pid: number) {
-    this.sample();
-    this.timer = setInterval(() => this.sample(), 50);
+export async function runTool(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<string> {
+  if (!toolsRegistered) {
+    toolsRegistered = true;
+    onCleanup('stop the running tools', () => {
+      for (const child of tools) if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
+    });
   }
-
-  private sample() {
-    this.peak = Math.max(this.peak, residentMiB(this.pid, 'VmRSS'));
+  const child = spawn(command, args, {
+    ...options,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`${command} did not start`);
+  tools.add(child);
+  const forget = onExitKill(() => killGroup(pid, 'SIGKILL'));
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', resolve);
+  }).finally(() => {
+    tools.delete(child);
+    forget();
+  });
+  if (code !== 0) {
+    const tail = `${stdout}\n${stderr}`.trim().split('\n').slice(-20).join('\n');
+    throw new Error(`${command} ${args.join(' ')} exited with ${code}:\n${tail}`);
   }
-
-  stop(): number {
-    clearInterval(this.timer);
-    this.sample();
-    return this.peak;
-  }
+  return stdout;
 }

@@ -1,153 +1,201 @@
 import { loadavg } from 'node:os';
-import { type BenchConfig } from './config';
 import { type Environment } from './environment';
-import { type GrowthStep } from './growth';
-import { type Measurement } from './load';
+import { type ScenarioResult, type Side } from './measure';
 import { type PlanCheck } from './plans';
-import { SHAPE } from './seed';
+import { LABELS, measured, ratio, reference, type RunResults } from './results';
 import { type SqlProfile } from './sql-profile';
-
-export interface Pair<T> {
-  label: string;
-  service: T;
-  baseline: T;
-}
-
-export interface RunResults {
-  date: string;
-  config: BenchConfig;
-  environment: Environment;
-  postgres: string;
-  database: string;
-  /** When dist/ was built (the run uses a private copy of it). */
-  serviceBuiltAt: string;
-  seedSeconds: number;
-  checks: number;
-  load: Pair<Measurement>[];
-  diagnostics: Pair<Measurement>[];
-  sql: Pair<SqlProfile>[];
-  growth: {
-    steps: GrowthStep[];
-    runs: (Pair<Measurement> & { contents: number })[];
-    plans: Pair<PlanCheck[]>[];
-  };
-  totalSeconds: number;
-}
+import { verdicts } from './verdicts';
 
 const f = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
-const int = (value: number) => Math.round(value).toLocaleString('en-US');
-const ratio = (a: number, b: number) => (b > 0 ? `${f(a / b, 2)}×` : 'n/a');
+const int = (value: number) =>
+  Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : 'n/a';
+const x = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : 'n/a');
+const opt = (value: number | null) => (value === null ? '–' : String(value));
 
-function table(head: string[], rows: string[][]): string {
+/** A Markdown table; columns from `numeric` on are right-aligned. */
+function table(head: string[], rows: string[][], numeric = 1): string {
+  const cells = (row: string[]) =>
+    `| ${row.map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`;
   return [
-    `| ${head.join(' | ')} |`,
-    `| ${head.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`,
-    ...rows.map((row) => `| ${row.join(' | ')} |`),
+    cells(head),
+    `| ${head.map((_, i) => (i < numeric ? '---' : '---:')).join(' | ')} |`,
+    ...rows.map(cells),
   ].join('\n');
 }
 
-/** The main table, on its own so that it can be pasted into the README. */
-export function loadTable(pairs: Pair<Measurement>[]): string {
-  return table(
-    [
-      'Scenario',
-      'Service req/s',
-      'Baseline req/s',
-      'Throughput (svc ÷ base)',
-      'Service p50 / p99 ms',
-      'Baseline p50 / p99 ms',
-      'p99 (svc ÷ base)',
-      'Service RSS MiB',
-      'Baseline RSS MiB',
-      'Non-2xx / errors',
-    ],
-    pairs.map(({ label, service: s, baseline: b }) => [
-      label,
-      int(s.rps),
-      int(b.rps),
-      ratio(s.rps, b.rps),
-      `${f(s.p50)} / ${f(s.p99)}`,
-      `${f(b.p50)} / ${f(b.p99)}`,
-      ratio(s.p99, b.p99),
-      int(s.peakRssMiB),
-      int(b.peakRssMiB),
-      `${s.non2xx + b.non2xx} / ${s.errors + b.errors}`,
-    ]),
+const cpu = (side: Side) => `${opt(side.cpuPct)} / ${opt(side.dbCpuPct)} / ${side.driverCpuPct}`;
+const failures = (side: Side) =>
+  `${side.non2xx} / ${side.errors}${side.warmupFailures > 0 ? ` (+${side.warmupFailures} in warm-up)` : ''}`;
+
+/**
+ * Service against yardstick, one row per scenario, phase after phase (the main runs; or each
+ * growth size, whose rows then name their contents). Conditional is set against the yardstick's
+ * tree of its own phase.
+ */
+function pairTable(
+  phases: ScenarioResult[][],
+  contents?: (result: ScenarioResult) => string,
+): string {
+  const head = [
+    'Scenario',
+    ...(contents ? ['Contents'] : []),
+    'Service req/s',
+    'Yardstick req/s',
+    'Service ÷ yardstick',
+    'Service p50 / p99 ms',
+    'Yardstick p50 / p99 ms',
+    'p99 ratio',
+    'Peak RSS MiB svc / yard',
+    'CPU % svc: server / db / driver',
+    'CPU % yard: server / db / driver',
+    'Non-2xx / errors svc',
+    'Non-2xx / errors yard',
+  ];
+  const rows = phases.flatMap((phase) =>
+    phase.map((result) => {
+      const s = result.service;
+      const y = reference(result, phase);
+      const dash = '–';
+      return [
+        LABELS[result.scenario],
+        ...(contents ? [contents(result)] : []),
+        measured(s) ? int(s.rps) : s,
+        y ? int(y.rps) : dash,
+        measured(s) && y ? x(ratio(s.rps, y.rps)) : dash,
+        measured(s) ? `${s.p50} / ${s.p99}` : dash,
+        y ? `${y.p50} / ${y.p99}` : dash,
+        measured(s) && y ? x(ratio(s.p99, y.p99)) : dash,
+        `${measured(s) ? opt(s.rssMB) : dash} / ${y ? opt(y.rssMB) : dash}`,
+        measured(s) ? cpu(s) : dash,
+        y ? cpu(y) : dash,
+        measured(s) ? failures(s) : dash,
+        // conditional's yardstick columns repeat its tree row: its failures are counted there.
+        result.yardstick ? failures(result.yardstick) : dash,
+      ];
+    }),
   );
+  return table(head, rows);
 }
 
-export function renderReport(results: RunResults): string {
-  const { config, environment: env } = results;
-  const total = results.load.reduce(
-    (sum, pair) => sum + pair.service.requests + pair.baseline.requests,
-    0,
-  );
+export function renderReport(results: RunResults, changes: string | undefined): string {
   const lines = [
-    `# Benchmark ${results.date}: service vs bare Fastify + pg baseline`,
+    `# Benchmark ${results.date}: service vs the yardstick`,
     '',
     'Produced by `npm run bench` (bench/run.ts). The service runs from its production build ' +
-      '(`node dist/apps/api/src/main.js`, `RATE_LIMIT_ENABLED=false LOG_LEVEL=warn`); the baseline ' +
-      '(bench/baseline/) serves the same requests with the same responses from the same tables, ' +
-      'checked answer by answer before measuring. Ratios are service ÷ baseline.',
+      '(`RATE_LIMIT_ENABLED=false LOG_LEVEL=warn`) on its own database; the yardstick (bare ' +
+      'Fastify 5 + `pg`, hand-written SQL; used unmodified from a private copy) on another ' +
+      'database of the same PostgreSQL. Both are seeded with the yardstick’s `seed.mjs` (the ' +
+      'service through its API) and driven with the yardstick’s `load.mjs`, scenario by scenario, ' +
+      'the service first and then the yardstick. Ratios are service ÷ yardstick.',
     '',
+    ...renderTargets(results),
+    '',
+    ...renderSetup(results),
+    '',
+    '## Throughput, latency, memory, CPU',
+    '',
+    pairTable([results.main]),
+    '',
+    'From load.mjs: p50/p99 at 1 ms resolution; peak RSS of the server process (and its ' +
+      'descendants) during the measured run; CPU % of the server, of PostgreSQL (the ' +
+      'postmaster and all its backends: both databases, and any other client of that server) ' +
+      'and of the load driver, over the measured run (100 % = one core). The write scenarios ' +
+      '(create, resize, mixed) run load.mjs twice per server: a warm-up run, discarded, then ' +
+      'the measured run; the service gets a fresh write project for each (both created ' +
+      'through its API before the warm-up), as it caps a project at 8 MiB. `conditional` ' +
+      'sends `If-None-Match` with each read project’s ETag and counts only 304 as success; its ' +
+      'yardstick columns are the yardstick’s unconditional tree.',
+    '',
+    ...renderSql(results),
+    '',
+    ...renderGrowth(results),
+    '',
+    `Whole run: ${f(results.totalSeconds / 60)} min.`,
+    '',
+    '## What each optimisation gained',
+    '',
+    changes?.trim() ||
+      'Nothing recorded yet: write it in `bench/results/changes.md`, which every report copies here.',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+function renderTargets(results: RunResults): string[] {
+  return [
+    '## Targets',
+    '',
+    table(
+      ['Target', 'Measured', 'Result'],
+      verdicts(results).map((v) => [
+        v.target,
+        v.measured,
+        v.status === 'FAIL' ? '**FAIL**' : v.status,
+      ]),
+      3,
+    ),
+  ];
+}
+
+function renderSetup(results: RunResults): string[] {
+  const { config, environment: env, seed, yardstick } = results;
+  return [
     '## Setup',
     '',
     `- Machine: ${env.cores} × ${env.cpu}, ${f(env.memoryGiB)} GiB RAM, Linux ${env.kernel}; ` +
-      `load average ${env.loadAverageAtStart.map((x) => f(x, 2)).join(' ')} at start, ` +
+      `load average ${env.loadAverageAtStart.map((v) => f(v, 2)).join(' ')} at start, ` +
       `${loadavg()
-        .map((x) => f(x, 2))
-        .join(' ')} at the end. The load generator, both servers ` +
-      'and PostgreSQL share these cores.',
-    `- Node ${env.node}; ${results.postgres}; ${results.database}.`,
-    `- Service: ${pkgs(env, ['@nestjs/core', '@nestjs/platform-fastify', '@nestjs/passport', 'passport-http-bearer', 'class-validator', 'class-transformer', '@prisma/client', '@prisma/adapter-pg', 'pg', 'sanitize-html'])}; build of ${results.serviceBuiltAt} from commit ${env.commit} (plus any uncommitted changes).`,
-    `- Baseline: ${pkgs(env, ['fastify', 'pg', 'sanitize-html'])}. Load: ${pkgs(env, ['autocannon'])}.`,
+        .map((v) => f(v, 2))
+        .join(' ')} at the end. The load driver, both servers and PostgreSQL share these cores.`,
+    `- Node ${env.node}; ${results.postgres}; ${results.database}.` +
+      (results.dbCpu ? '' : ' The database’s CPU was not sampled (not a local postmaster).'),
+    `- Service: ${pkgs(env, ['@nestjs/core', '@nestjs/platform-fastify', '@nestjs/passport', 'passport-http-bearer', 'class-validator', 'class-transformer', '@prisma/client', '@prisma/adapter-pg', 'pg', 'sanitize-html'])}; ` +
+      `build of ${results.serviceBuiltAt} from commit ${env.commit} (plus any uncommitted changes).`,
+    `- Yardstick: ${yardstick.source} (files sha256 ${yardstick.hash}), with ` +
+      `${Object.entries(yardstick.packages)
+        .map(([name, version]) => `${name} ${version}`)
+        .join(', ')} (its load.mjs runs on its autocannon; the conditional scenario on the ` +
+      `repository’s, ${pkgs(env, ['autocannon'])}).`,
     `- Load: ${config.connections} connections, ${config.warmup} s warm-up + ${config.duration} s ` +
-      `per scenario and server, spread over ${config.accounts} accounts with one project each ` +
-      `(${SHAPE.blocks} blocks × ${SHAPE.rowsPerBlock} rows × ${SHAPE.columnsPerRow} columns of ` +
-      `size ${SHAPE.size} × ${SHAPE.contents} contents), seeded through the API in ` +
-      `${f(results.seedSeconds)} s; ${results.checks} equivalence checks passed. Both servers use ` +
-      'a pool of 10 database connections.',
-    '',
-    '## Throughput, latency, memory',
-    '',
-    loadTable(results.load),
-    '',
-    `${int(total)} measured requests, every one 2xx, no connection errors or timeouts. RSS is ` +
-      'the peak resident set of the server process during warm-up and measurement.',
-    '',
-    'Floors (same load settings, ' + `${config.diagnosticDuration} s):`,
-    '',
-    loadTable(results.diagnostics),
-    '',
-    '## Where the time goes (one request at a time, database calls counted on the wire)',
+      `per scenario and server; scenarios ${config.scenarios.join(', ')}.`,
+    `- Data: 20 read projects + 1 write project on each side (5 blocks × 3 rows × 3 columns of ` +
+      `size 4 × 2 text contents of ~300 characters); the service seeded through its API in ` +
+      `${f(seed.serviceSeconds)} s (${int(seed.serviceContents)} contents), the yardstick in SQL ` +
+      `in ${f(seed.yardstickSeconds)} s (${int(seed.yardstickContents)} contents).`,
+  ];
+}
+
+function renderSql(results: RunResults): string[] {
+  if (results.sql.length === 0) return [];
+  const both = (get: (p: SqlProfile) => string, s: SqlProfile | string, y?: SqlProfile) =>
+    `${typeof s === 'string' ? '–' : get(s)} / ${y ? get(y) : '–'}`;
+  return [
+    '## Where the time goes (one request at a time, SQL counted on the wire)',
     '',
     table(
       [
         'Scenario',
-        'SQL round trips svc / base',
-        'Statements svc / base',
-        'DB wait ms svc / base',
-        'Latency ms svc / base',
-        'Outside the DB ms svc / base',
+        'SQL round trips svc / yard',
+        'Statements svc / yard',
+        'DB wait ms svc / yard',
+        'Latency ms svc / yard',
+        'Outside the DB ms svc / yard',
       ],
-      results.sql.map(({ label, service: s, baseline: b }) => [
-        label,
-        `${f(s.roundTrips)} / ${f(b.roundTrips)}`,
-        `${f(s.statements)} / ${f(b.statements)}`,
-        `${f(s.dbMs, 2)} / ${f(b.dbMs, 2)}`,
-        `${f(s.latencyMs, 2)} / ${f(b.latencyMs, 2)}`,
-        `${f(s.latencyMs - s.dbMs, 2)} / ${f(b.latencyMs - b.dbMs, 2)}`,
+      results.sql.map(({ scenario, service: s, yardstick: y }) => [
+        typeof s === 'string' ? `${scenario}: ${s}` : LABELS[scenario],
+        both((p) => f(p.roundTrips), s, y),
+        both((p) => f(p.statements), s, y),
+        both((p) => f(p.dbMs, 2), s, y),
+        both((p) => f(p.latencyMs, 2), s, y),
+        both((p) => f(p.latencyMs - p.dbMs, 2), s, y),
       ]),
     ),
     '',
-    'A round trip is a simple query or an extended-protocol Sync; DB wait is the time from ' +
-      'each to PostgreSQL’s ReadyForQuery (loopback included); latency is the median of lone ' +
-      'requests; "outside the DB" is their difference (HTTP, framework, auth, validation, ORM, ' +
-      'serialisation).',
+    'Through a counting proxy, on a second instance of each server: a round trip is a simple ' +
+      'query or an extended-protocol Sync; DB wait is the time from each to PostgreSQL’s ' +
+      'ReadyForQuery; latency is the median of 30 lone requests; "outside the DB" is their ' +
+      'difference (HTTP, framework, auth, validation, serialisation).',
   ];
-  lines.push('', ...renderGrowth(results));
-  lines.push('', `Whole run: ${f(results.totalSeconds / 60)} min.`, '');
-  return lines.join('\n');
 }
 
 function renderGrowth(results: RunResults): string[] {
@@ -156,68 +204,83 @@ function renderGrowth(results: RunResults): string[] {
   const lines = [
     '## Growth: reads with other accounts’ data in the tables',
     '',
-    `Filler inserted with one INSERT … generate_series per table (${runs.length > 0 ? `${results.config.growthWarmup} s warm-up + ${results.config.growthDuration} s per run` : ''}):`,
-    '',
-    table(
-      ['Other accounts’ contents', 'Rows inserted (all tables)', 'INSERT s', 'VACUUM ANALYZE s'],
-      steps.map((step) => [
-        int(step.contents),
-        int(step.inserts.reduce((sum, insert) => sum + insert.rows, 0)),
-        f(step.insertSeconds),
-        f(step.vacuumSeconds),
-      ]),
-    ),
+    'The yardstick grown by its own `seed.mjs --projects 0 --contents N`; the service by cloning ' +
+      'one of its read projects in SQL (every column copied, ids new, parent ids remapped) ' +
+      'until its contents table holds N, then VACUUM ANALYZE. Both servers restarted, then the ' +
+      'reads again.',
     '',
     table(
       [
-        'Scenario',
-        'Other accounts’ contents',
-        'Service p99 ms',
-        'Baseline p99 ms',
-        'Service req/s',
-        'Baseline req/s',
+        'Target contents',
+        'Service contents',
+        'Projects cloned',
+        'INSERT s',
+        'VACUUM ANALYZE s',
+        'Yardstick contents',
+        'Yardstick seed s',
       ],
-      runs.map((run) => [
-        run.label,
-        int(run.contents),
-        f(run.service.p99),
-        f(run.baseline.p99),
-        int(run.service.rps),
-        int(run.baseline.rps),
+      steps.map((step) => [
+        int(step.target),
+        int(step.service.contents),
+        int(step.service.clones),
+        f(step.service.insertSeconds),
+        f(step.service.vacuumSeconds),
+        int(step.yardstick.contents),
+        f(step.yardstick.seconds),
       ]),
     ),
     '',
+    ...[...new Set(steps.flatMap((step) => step.service.notes))].map((note) => `- Note: ${note}.`),
+    '',
   ];
-  const labels = [...new Set(runs.map((run) => run.label))];
-  for (const label of labels) {
-    const series = runs.filter((run) => run.label === label);
-    const [first, last] = [series[0], series[series.length - 1]];
-    const verdict = (a: number, b: number) => (b / a <= 1.5 ? 'flat' : 'GROWS');
+  const sizes = [...new Set(runs.map((run) => run.contents))];
+  const phases = sizes.map((size) => runs.filter((run) => run.contents === size));
+  lines.push(
+    pairTable(phases, (result) => int((result as ScenarioResult & { contents: number }).contents)),
+    '',
+  );
+  const last = phases[phases.length - 1] ?? [];
+  for (const result of last) {
+    const first = results.main.find((r) => r.scenario === result.scenario);
+    const [s0, s1] = [first?.service, result.service];
+    const [y0, y1] = [first && reference(first, results.main), reference(result, last)];
+    if (!measured(s0) || !measured(s1)) continue;
+    const trend = (a: number, b: number) =>
+      `${x(ratio(b, a))} (${ratio(b, a) <= 1.5 ? 'flat' : 'GROWS'})`;
     lines.push(
-      `- ${label}: p99 at ${int(last.contents)} ÷ p99 at ${int(first.contents)}: service ` +
-        `${ratio(last.service.p99, first.service.p99)} (${verdict(first.service.p99, last.service.p99)}), ` +
-        `baseline ${ratio(last.baseline.p99, first.baseline.p99)} (${verdict(first.baseline.p99, last.baseline.p99)}).`,
+      `- ${result.scenario}: p99 at ${int(sizes[sizes.length - 1])} contents ÷ p99 in the main ` +
+        `run: service ${trend(s0.p99, s1.p99)}` +
+        (result.scenario !== 'conditional' && y0 && y1
+          ? `, yardstick ${trend(y0.p99, y1.p99)}`
+          : '') +
+        '.',
     );
   }
   lines.push('');
-  for (const { label, service, baseline } of plans) {
-    const scans = (checks: PlanCheck[]) => {
-      const tables = [...new Set(checks.flatMap((check) => check.seqScans))];
-      return tables.length === 0
-        ? `${checks.length} statement(s), index access only`
-        : `SEQUENTIAL SCAN of ${tables.join(', ')}`;
-    };
+  for (const { scenario, service, yardstick } of plans) {
     lines.push(
-      `- Plans on the largest database, ${label}: service ${scans(service)}; baseline ${scans(baseline)}.`,
+      `- Plans on the largest database, ${scenario}: service ${scans(service)}; yardstick ${scans(yardstick)}.`,
     );
   }
   lines.push(
     '',
-    '"Flat" means p99 grew by at most 1.5× from the smallest to the largest database (the ' +
-      'machine is shared, so smaller swings are noise); the EXPLAIN check is the noise-free ' +
-      'evidence: a plan with only index access does not grow with the table.',
+    '"Flat" means p99 grew by at most 1.5× (the machine is shared, so smaller swings are ' +
+      'noise); the EXPLAIN check is the noise-free evidence: a plan with only index access ' +
+      'does not grow with the table.',
   );
   return lines;
+}
+
+function scans(checks: PlanCheck[]): string {
+  const failed = checks.filter((check) => check.error);
+  const tables = [...new Set(checks.flatMap((check) => check.seqScans))];
+  const verdict =
+    tables.length === 0
+      ? `${checks.length - failed.length} statement(s), index access only`
+      : `SEQUENTIAL SCAN of ${tables.join(', ')}`;
+  return failed.length > 0
+    ? `${verdict} (${failed.length} not EXPLAINed: ${failed[0].error})`
+    : verdict;
 }
 
 function pkgs(env: Environment, names: string[]): string {

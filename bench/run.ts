@@ -1,36 +1,47 @@
 /**
- * `npm run bench`: the service (production build) against the bare-minimum baseline, on one
- * database, scenario by scenario; then the SQL each request costs; then reads with a growing
- * database. Writes bench/results/<date>.md (and the raw numbers as .json) and prints the report.
- * Options: `npm run bench -- --help`. Everything it starts is stopped and removed at the end,
- * on failure and on Ctrl-C.
+ * `npm run bench`: the service (its production build) against the yardstick
+ * (../shared/yardstick: bare Fastify 5 + pg, used unmodified from a private copy), each on its own
+ * database of one PostgreSQL, driven by the yardstick's own load.mjs scenario by scenario (the
+ * service, then the yardstick); then the SQL each request costs; then the reads again with the
+ * data grown to each size. Writes bench/results/<date>.md (and the raw numbers as .json) and
+ * prints the report. Everything it starts is stopped and removed at the end, on failure and on
+ * Ctrl-C.
+ *
+ * Options (`npm run bench -- --help`):
+ *   --duration <s>        measured seconds per scenario and server (default 10)
+ *   --warmup <s>          discarded warm-up seconds before each measurement (default 3)
+ *   --connections <n>     load driver connections (default 20)
+ *   --scenarios <a,b,..>  tree,columns,content,create,resize,mixed,conditional (default: all)
+ *   --growth <n,n,..>     total contents for the growth runs (default 100000,1000000; "none")
+ *   --yardstick <dir>     the yardstick's folder (default ../shared/yardstick)
+ * DATABASE_URL (a superuser's) puts both databases on that server; without it, on an embedded
+ * PostgreSQL the bench starts in a temp folder.
  */
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { format, resolveConfig } from 'prettier';
 import { cleanUp, installSignalHandlers, interrupted, onCleanup } from './cleanup';
-import { type BenchConfig, loadBenchConfig } from './config';
-import { type BenchDatabase, prepareDatabase } from './database';
+import { type BenchConfig, loadBenchConfig, READS } from './config';
+import { type BenchDatabases, prepareDatabases, withClient } from './database';
 import { describeEnvironment } from './environment';
-import { growFiller } from './growth';
-import { assertClean, type LoadSettings, measure, type Measurement } from './load';
-import { PgWireProxy } from './pg-proxy';
+import { growService } from './growth';
+import { type BenchContext, measureScenario, type ScenarioResult } from './measure';
 import { checkPlans } from './plans';
-import { type ServerProcess } from './processes';
-import { type Pair, renderReport, type RunResults } from './report';
+import { renderReport } from './report';
+import { type GrowthRun, type GrowthStep, type RunResults } from './results';
+import { type Servers, snapshotBuild, startService, startYardstick } from './servers';
+import { countSql, type SqlCounts } from './sql-counts';
+import { readTargets } from './targets';
 import {
-  diagnosticScenarios,
-  mainScenarios,
-  readScenarios,
-  type Scenario,
-  type ScenarioKey,
-} from './scenarios';
-import { type Fixture, resetSeededProjects, seedThroughApi } from './seed';
-import { buildBaseline, snapshotBuild, startBaseline, startService } from './servers';
-import { profileSql, type SqlProfile } from './sql-profile';
-import { verifyEquivalence } from './verify';
+  growYardstick,
+  installYardstick,
+  seedThroughApi,
+  seedYardstick,
+  type YardstickCopy,
+} from './yardstick';
 
 const ROOT = resolve(__dirname, '..');
 const startedAt = performance.now();
@@ -40,197 +51,208 @@ function log(message: string) {
   console.error(`[bench ${seconds} s] ${message}`);
 }
 
+const since = (t0: number) => (performance.now() - t0) / 1000;
+
 async function main() {
   installSignalHandlers();
-  const config = loadBenchConfig(process.argv.slice(2), process.env);
+  const config = loadBenchConfig(process.argv.slice(2), process.env, ROOT);
+  if (!existsSync(join(config.yardstickDir, 'load.mjs'))) {
+    throw new Error(`no yardstick in ${config.yardstickDir} (--yardstick <dir>)`);
+  }
   const environment = describeEnvironment(ROOT);
-  const date = new Date().toISOString().slice(0, 10);
+  const started = new Date().toISOString();
 
   // World-walkable, so that an embedded PostgreSQL running as `postgres` (under root) can use it.
   const tempDir = await mkdtemp(join(tmpdir(), 'layout-bench-'));
   await chmod(tempDir, 0o755);
   onCleanup(`remove ${tempDir}`, () => rm(tempDir, { recursive: true, force: true }));
-  const { entry: serviceEntry, builtAt } = await snapshotBuild(tempDir);
+  const { entry, builtAt } = await snapshotBuild(tempDir);
   log(`service build of ${builtAt.toISOString()} copied to ${tempDir}`);
 
-  const database = await prepareDatabase(config.serverUrl, tempDir);
-  const baselineEntry = await buildBaseline(tempDir);
+  const databases = await prepareDatabases(config.serverUrl, tempDir, log);
+  log(databases.description);
+  log(`copying the yardstick from ${config.yardstickDir} and installing its packages`);
+  const copy = await installYardstick(config.yardstickDir, tempDir);
+  const serviceDb = await connect(databases.serviceUrl);
+  const yardstickDb = await connect(databases.yardstickUrl);
 
-  log(`starting the service on ${database.description}`);
-  const service = await startService(serviceEntry, database.serviceEnv, tempDir);
-  const db = new Client({ connectionString: database.url, application_name: 'layout-bench' });
-  await db.connect();
-  onCleanup('close the bench connection', () => db.end());
-  const { rows } = await db.query<{ server_version: string }>('SHOW server_version');
-  const postgres = `PostgreSQL ${rows[0].server_version}`;
+  log('seeding the yardstick (seed.mjs --reset --projects 20)');
+  const yardstickTargetsFile = join(tempDir, 'yardstick-targets.json');
+  let t0 = performance.now();
+  await seedYardstick(copy, databases.yardstickUrl, yardstickTargetsFile);
+  const yardstickSeconds = since(t0);
 
-  log(`seeding ${config.accounts} accounts through the API`);
-  const seedStarted = performance.now();
-  const fixture = await seedThroughApi(service.url, config.accounts);
-  const seedSeconds = (performance.now() - seedStarted) / 1000;
-
-  log('starting the baseline');
-  const baseline = await startBaseline(baselineEntry, database.url, tempDir);
-  log('checking that both give the same answers');
-  const checks = await verifyEquivalence(service.url, baseline.url, fixture);
-  log(`${checks} checks passed`);
-
-  const pair = measurePair(service, baseline, db, fixture);
-  const settings = {
-    duration: config.duration,
-    warmup: config.warmup,
-    connections: config.connections,
+  log('starting the service');
+  const service = await startService(entry, databases.serviceUrl, tempDir);
+  log('seeding the service through its API (seed.mjs --api --projects 20)');
+  const serviceTargetsFile = join(tempDir, 'service-targets.json');
+  t0 = performance.now();
+  await seedThroughApi(copy, service.url, serviceTargetsFile);
+  const serviceSeconds = since(t0);
+  // Settled as the yardstick's seed leaves its own: fresh statistics, no checkpoint pending.
+  await serviceDb.query('VACUUM (ANALYZE)');
+  await checkpoint(databases);
+  log('starting the yardstick');
+  const servers: Servers = {
+    service,
+    yardstick: await startYardstick(copy.dir, databases.yardstickUrl),
   };
-  const load: Pair<Measurement>[] = [];
-  for (const scenario of mainScenarios(fixture)) load.push(await pair(scenario, settings));
-  const diagnostics: Pair<Measurement>[] = [];
-  const short = { ...settings, duration: config.diagnosticDuration };
-  for (const scenario of diagnosticScenarios(fixture))
-    diagnostics.push(await pair(scenario, short));
 
-  log('counting SQL round trips per request');
-  const entries = { service: serviceEntry, baseline: baselineEntry };
-  const sql = await profileBoth(database, tempDir, entries, db, fixture);
+  const serviceTargets = await readTargets(serviceTargetsFile);
+  const yardstickTargets = await readTargets(yardstickTargetsFile);
+  const ctx: BenchContext = {
+    copy,
+    servers,
+    serviceTargets,
+    serviceTargetsFile,
+    yardstickTargetsFile,
+    dbpid: databases.postmasterPid,
+    settings: { duration: config.duration, warmup: config.warmup, connections: config.connections },
+    tempDir,
+    log,
+  };
+  const seed = {
+    serviceSeconds,
+    yardstickSeconds,
+    serviceContents: await countContents(serviceDb),
+    yardstickContents: await countContents(yardstickDb),
+  };
 
-  const growth = await runGrowth(config, db, fixture, pair, sql);
+  const mainRuns: ScenarioResult[] = [];
+  for (const scenario of config.scenarios) mainRuns.push(await measureScenario(ctx, scenario));
+
+  log('counting SQL round trips per request (a second instance of each server, via a proxy)');
+  const sql = await countSql({
+    databases,
+    serviceEntry: entry,
+    tempDir,
+    copy,
+    serviceTargets,
+    yardstickTargets,
+    scenarios: config.scenarios,
+  });
+
+  const growth = await runGrowth(
+    config,
+    ctx,
+    { databases, entry, copy, serviceDb, yardstickDb },
+    sql,
+  );
 
   const results: RunResults = {
-    date,
+    date: started.slice(0, 10),
     config,
     environment,
-    postgres,
-    database: database.description,
+    postgres: databases.version,
+    database: databases.description,
+    dbCpu: databases.postmasterPid !== undefined,
     serviceBuiltAt: builtAt.toISOString(),
-    seedSeconds,
-    checks,
-    load,
-    diagnostics,
-    sql: sql.map(({ label, service: s, baseline: b }) => ({ label, service: s, baseline: b })),
+    yardstick: { source: config.yardstickDir, hash: copy.hash, packages: copy.packages },
+    seed,
+    main: mainRuns,
+    sql,
     growth,
-    totalSeconds: (performance.now() - startedAt) / 1000,
+    totalSeconds: since(startedAt),
   };
+  await writeReport(results, started);
+}
+
+async function connect(url: string): Promise<Client> {
+  const client = new Client({ connectionString: url, application_name: 'layout-bench' });
+  await client.connect();
+  onCleanup('close a bench connection', () => client.end());
+  return client;
+}
+
+const countContents = async (db: Client) =>
+  (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM contents')).rows[0].n;
+
+/** Cluster-wide, so that no checkpoint falls into the next measurement. */
+async function checkpoint(databases: BenchDatabases) {
+  await withClient(databases.adminUrl, (admin) => admin.query('CHECKPOINT')).catch((error: Error) =>
+    log(`no CHECKPOINT: ${error.message}`),
+  );
+}
+
+interface GrowthDeps {
+  databases: BenchDatabases;
+  entry: string;
+  copy: YardstickCopy;
+  serviceDb: Client;
+  yardstickDb: Client;
+}
+
+async function runGrowth(
+  config: BenchConfig,
+  ctx: BenchContext,
+  deps: GrowthDeps,
+  sql: SqlCounts[],
+): Promise<RunResults['growth']> {
+  const steps: GrowthStep[] = [];
+  const runs: GrowthRun[] = [];
+  const reads = config.scenarios.filter((scenario) => READS.has(scenario));
+  for (const target of config.growthSizes) {
+    log(`growing both databases to ${target.toLocaleString('en-US')} contents (servers stopped)`);
+    await ctx.servers.service.stop();
+    await ctx.servers.yardstick.stop();
+    let t0 = performance.now();
+    const service = await growService(deps.serviceDb, ctx.serviceTargets.projects[0], target);
+    const serviceSeconds = since(t0);
+    log(
+      `  service: ${service.contents} contents, ${service.clones} projects cloned in ${serviceSeconds.toFixed(1)} s`,
+    );
+    t0 = performance.now();
+    const yardstick = await growYardstick(deps.copy, deps.databases.yardstickUrl, target);
+    const yardstickSeconds = since(t0);
+    log(`  yardstick: ${yardstick.contents} contents in ${yardstickSeconds.toFixed(1)} s`);
+    await checkpoint(deps.databases);
+    steps.push({
+      target,
+      service,
+      serviceSeconds,
+      yardstick: { contents: yardstick.contents, seconds: yardstickSeconds },
+    });
+    log('restarting both servers');
+    ctx.servers.service = await startService(deps.entry, deps.databases.serviceUrl, ctx.tempDir);
+    ctx.servers.yardstick = await startYardstick(deps.copy.dir, deps.databases.yardstickUrl);
+    for (const scenario of reads) {
+      runs.push({ ...(await measureScenario(ctx, scenario)), contents: target });
+    }
+  }
+  const plans: RunResults['growth']['plans'] = [];
+  if (steps.length > 0) {
+    for (const { scenario, service, yardstick } of sql) {
+      if (!READS.has(scenario) || typeof service === 'string') continue;
+      plans.push({
+        scenario,
+        service: await checkPlans(deps.serviceDb, service.sample),
+        yardstick: yardstick ? await checkPlans(deps.yardstickDb, yardstick.sample) : [],
+      });
+    }
+  }
+  return { steps, runs, plans };
+}
+
+async function writeReport(results: RunResults, started: string) {
   const folder = join(ROOT, 'bench/results');
-  const file = join(folder, `${date}.md`);
+  // Never over an earlier report of the same day: then the start time is added (UTC).
+  let name = results.date;
+  if (existsSync(join(folder, `${name}.md`))) {
+    name = `${results.date}-${started.slice(11, 16).replace(':', '')}`;
+  }
+  const file = join(folder, `${name}.md`);
+  const changesFile = join(folder, 'changes.md');
+  const changes = existsSync(changesFile) ? await readFile(changesFile, 'utf8') : undefined;
   // Formatted as the repository formats Markdown (aligned tables), so format:check stays green.
-  const report = await format(renderReport(results), {
+  const report = await format(renderReport(results, changes), {
     ...(await resolveConfig(file)),
     parser: 'markdown',
   });
   await mkdir(folder, { recursive: true });
   await writeFile(file, report);
-  await writeFile(join(folder, `${date}.json`), JSON.stringify(results, null, 2));
+  await writeFile(join(folder, `${name}.json`), JSON.stringify(results, null, 2));
   console.log(report);
-  log(`written to bench/results/${date}.md`);
-}
-
-type MeasurePair = (scenario: Scenario, settings: LoadSettings) => Promise<Pair<Measurement>>;
-
-/** Service, then baseline, each from the seeded state; a run with any non-2xx stops the bench. */
-function measurePair(
-  service: ServerProcess,
-  baseline: ServerProcess,
-  db: Client,
-  fixture: Fixture,
-): MeasurePair {
-  return async (scenario, settings) => {
-    const results: Measurement[] = [];
-    for (const server of [service, baseline]) {
-      log(`${scenario.label}: ${server.name}`);
-      const measurement = await measure(server, scenario, settings);
-      if (scenario.writes) await resetSeededProjects(db, fixture, server.applicationName);
-      assertClean(server.name, scenario, measurement);
-      results.push(measurement);
-    }
-    const [s, b] = results;
-    log(
-      `  ${s.rps.toFixed(0)} vs ${b.rps.toFixed(0)} req/s, p99 ${s.p99.toFixed(1)} vs ${b.p99.toFixed(1)} ms`,
-    );
-    return { label: scenario.label, service: s, baseline: b };
-  };
-}
-
-/**
- * A second service and baseline whose database connections go through the counting proxy
- * (the measured ones connect directly, so the proxy never slows a measurement).
- */
-async function profileBoth(
-  database: BenchDatabase,
-  tempDir: string,
-  entries: { service: string; baseline: string },
-  db: Client,
-  fixture: Fixture,
-): Promise<(Pair<SqlProfile> & { key: ScenarioKey })[]> {
-  const direct = new URL(database.url);
-  const proxy = await PgWireProxy.start({
-    host: direct.hostname,
-    port: Number(direct.port || 5432),
-  });
-  onCleanup('stop the SQL proxy', () => proxy.close());
-  const viaProxy = new URL(database.url);
-  viaProxy.hostname = '127.0.0.1';
-  viaProxy.port = String(proxy.port);
-  const url = viaProxy.toString();
-  const service = await startService(
-    entries.service,
-    { DATABASE_URL: url, MIGRATE_ON_START: 'false' },
-    tempDir,
-    'service (counted)',
-  );
-  const baseline = await startBaseline(entries.baseline, url, tempDir, 'baseline (counted)');
-  const profiles: (Pair<SqlProfile> & { key: ScenarioKey })[] = [];
-  for (const scenario of [...mainScenarios(fixture), ...diagnosticScenarios(fixture)]) {
-    const s = await profileSql(service.url, proxy, scenario, 30);
-    const b = await profileSql(baseline.url, proxy, scenario, 30);
-    if (scenario.writes) {
-      await resetSeededProjects(db, fixture, service.applicationName);
-      await resetSeededProjects(db, fixture, baseline.applicationName);
-    }
-    profiles.push({ key: scenario.key, label: scenario.label, service: s, baseline: b });
-  }
-  await service.stop();
-  await baseline.stop();
-  await proxy.close();
-  return profiles;
-}
-
-async function runGrowth(
-  config: BenchConfig,
-  db: Client,
-  fixture: Fixture,
-  pair: MeasurePair,
-  sql: (Pair<SqlProfile> & { key: ScenarioKey })[],
-): Promise<RunResults['growth']> {
-  const growth: RunResults['growth'] = { steps: [], runs: [], plans: [] };
-  const settings = {
-    duration: config.growthDuration,
-    warmup: config.growthWarmup,
-    connections: config.connections,
-  };
-  let filler = 0;
-  for (const size of config.growthSizes) {
-    log(`growing the database to ${size.toLocaleString('en-US')} other accounts' contents`);
-    const step = await growFiller(db, filler, size);
-    filler = size;
-    growth.steps.push(step);
-    log(
-      `  inserted in ${step.insertSeconds.toFixed(1)} s, vacuumed in ${step.vacuumSeconds.toFixed(1)} s`,
-    );
-    for (const scenario of readScenarios(fixture)) {
-      growth.runs.push({ ...(await pair(scenario, settings)), contents: size });
-    }
-  }
-  if (growth.steps.length > 0) {
-    for (const scenario of readScenarios(fixture)) {
-      const profile = sql.find((entry) => entry.key === scenario.key);
-      if (!profile) continue;
-      growth.plans.push({
-        label: scenario.label,
-        service: await checkPlans(db, profile.service.sample),
-        baseline: await checkPlans(db, profile.baseline.sample),
-      });
-    }
-  }
-  return growth;
+  log(`written to bench/results/${name}.md (raw numbers: ${name}.json)`);
 }
 
 main()

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { cp, stat, symlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
 import { freePort } from '../test/support/free-port';
-import { startServer } from './processes';
+import { type ServerProcess, startServer } from './processes';
 
-// How the two servers are built and started: the service from a private copy of its production
-// build, the baseline bundled to plain JS; both as their own process groups on free ports.
+// How the two servers are started: the service from a private copy of its production build, the
+// yardstick from its private copy (bench/yardstick.ts); both as their own process groups on
+// free ports, each on its own database.
 
 const ROOT = resolve(__dirname, '..');
 const BUILD_ENTRY = 'dist/apps/api/src/main.js';
@@ -32,72 +32,62 @@ export async function snapshotBuild(tempDir: string): Promise<{ entry: string; b
   return { entry, builtAt };
 }
 
-/** The baseline, bundled to plain JS like the service's build; its packages come from ROOT. */
-export async function buildBaseline(tempDir: string): Promise<string> {
-  const outfile = join(tempDir, 'baseline.js');
-  await build({
-    entryPoints: [join(ROOT, 'bench/baseline/server.ts')],
-    outfile,
-    bundle: true,
-    packages: 'external',
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    logLevel: 'error',
-  });
-  return outfile;
+/** Inherited environment without what would change the servers' behaviour. */
+export function inheritedEnv(): NodeJS.ProcessEnv {
+  const {
+    DATABASE_URL: _url,
+    NODE_OPTIONS: _options,
+    PORT: _port,
+    HOST: _host,
+    ...env
+  } = process.env;
+  return env;
 }
 
-/** Inherited environment without what would change the servers' behaviour. */
-function inheritedEnv(): NodeJS.ProcessEnv {
-  const { DATABASE_URL: _url, NODE_OPTIONS: _options, PORT: _port, ...env } = process.env;
-  return env;
+export interface Servers {
+  service: ServerProcess;
+  yardstick: ServerProcess;
 }
 
 export async function startService(
   entry: string,
-  databaseEnv: Record<string, string>,
+  databaseUrl: string,
   cwd: string,
   name = 'service',
-) {
+): Promise<ServerProcess> {
   const port = await freePort();
   return startServer({
     name,
-    applicationName: 'layout-service', // set by apps/api/src/database/prisma.service.ts
     args: [entry],
     // Not the checkout: a developer's .env there must not reconfigure the run.
     cwd,
     port,
-    env: {
-      ...inheritedEnv(),
-      ...databaseEnv,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      RATE_LIMIT_ENABLED: 'false',
-      LOG_LEVEL: 'warn',
-    },
-  });
-}
-
-export async function startBaseline(
-  entry: string,
-  databaseUrl: string,
-  cwd: string,
-  name = 'baseline',
-) {
-  const port = await freePort();
-  return startServer({
-    name,
-    applicationName: 'layout-baseline',
-    args: [entry],
-    cwd,
-    port,
+    readyPath: '/health/ready',
     env: {
       ...inheritedEnv(),
       DATABASE_URL: databaseUrl,
       HOST: '127.0.0.1',
       PORT: String(port),
-      NODE_PATH: join(ROOT, 'node_modules'),
+      RATE_LIMIT_ENABLED: 'false',
+      LOG_LEVEL: 'warn',
+      // The seeded token must outlive a long run (the default is an hour).
+      TOKEN_TTL_SECONDS: '86400',
     },
+  });
+}
+
+export async function startYardstick(
+  dir: string,
+  databaseUrl: string,
+  name = 'yardstick',
+): Promise<ServerProcess> {
+  const port = await freePort();
+  return startServer({
+    name,
+    args: [join(dir, 'server.mjs')],
+    cwd: dir,
+    port,
+    readyPath: '/health/live',
+    env: { ...inheritedEnv(), DATABASE_URL: databaseUrl, HOST: '127.0.0.1', PORT: String(port) },
   });
 }

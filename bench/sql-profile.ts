@@ -1,6 +1,5 @@
-import type autocannon from 'autocannon';
 import { type CapturedStatement, type PgWireProxy } from './pg-proxy';
-import { type Scenario } from './scenarios';
+import { type OneRequest } from './requests';
 
 /** What one request of a scenario costs in SQL, measured one request at a time. */
 export interface SqlProfile {
@@ -10,34 +9,30 @@ export interface SqlProfile {
   dbMs: number;
   /** Median end-to-end latency of a lone request, milliseconds. */
   latencyMs: number;
-  /** The statements of one request (for single-kind scenarios). */
+  /** The statements of one request (what the growth runs EXPLAIN). */
   sample: CapturedStatement[];
 }
 
 /**
- * Runs a scenario's requests one after the other against a server whose database connections
- * go through the counting proxy. Nothing else talks through the proxy meanwhile, so the
- * counters' growth divided by the requests is what one request costs.
+ * Sends a scenario's requests one after the other to a server whose database connections go
+ * through the counting proxy. Nothing else talks through the proxy meanwhile, so the counters'
+ * growth divided by the requests is what one request costs.
  */
 export async function profileSql(
   url: string,
   proxy: PgWireProxy,
-  scenario: Scenario,
-  requests: number,
+  request: (n: number) => OneRequest,
+  count: number,
 ): Promise<SqlProfile> {
-  const list = scenario.requests();
   // Warm-up: JIT, pool connections (their start-up messages are not a request's cost).
-  await drive(url, scenario.requests(), Math.max(10, list.length));
+  for (let n = 0; n < 10; n++) await send(url, request(n));
   proxy.reset();
-  const count = Math.ceil(requests / list.length) * list.length; // whole passes of a sequence
-  const latencies = await drive(url, list, count);
+  const latencies: number[] = [];
+  for (let n = 0; n < count; n++) latencies.push(await send(url, request(n)));
   const { roundTrips, statements, dbMs } = proxy.counters;
-  let sample: CapturedStatement[] = [];
-  if (list.length === 1) {
-    proxy.reset();
-    await drive(url, list, 1);
-    sample = [...proxy.captured]; // a copy: the proxy keeps appending to its own list
-  }
+  proxy.reset();
+  await send(url, request(count));
+  const sample = [...proxy.captured]; // a copy: the proxy keeps appending to its own list
   proxy.reset();
   latencies.sort((a, b) => a - b);
   return {
@@ -49,28 +44,19 @@ export async function profileSql(
   };
 }
 
-/** Walks a request list the way an autocannon connection does (context reset per pass). */
-async function drive(url: string, list: autocannon.Request[], count: number): Promise<number[]> {
-  const latencies: number[] = [];
-  let context: autocannon.Context = {};
-  for (let i = 0; i < count; i++) {
-    if (i % list.length === 0) context = {};
-    const entry = list[i % list.length];
-    const request = entry.setupRequest?.({}, context) ?? entry;
-    const started = performance.now();
-    const response = await fetch(`${url}${request.path}`, {
-      method: request.method ?? 'GET',
-      headers: request.headers,
-      body: request.body,
-    });
-    const body = await response.text();
-    latencies.push(performance.now() - started);
-    if (!response.ok) {
-      throw new Error(
-        `${request.method} ${request.path}: ${response.status} ${body.slice(0, 300)}`,
-      );
-    }
-    entry.onResponse?.(response.status, body, context, Object.fromEntries(response.headers));
+async function send(url: string, request: OneRequest): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(`${url}${request.path}`, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+  });
+  const body = await response.text();
+  const ms = performance.now() - started;
+  if (response.status !== request.expected) {
+    throw new Error(
+      `${request.method} ${request.path}: ${response.status} (expected ${request.expected}) ${body.slice(0, 300)}`,
+    );
   }
-  return latencies;
+  return ms;
 }

@@ -29,6 +29,8 @@ declare module 'autocannon' {
       duration?: number;
       /** Seconds before a request counts as timed out. */
       timeout?: number;
+      /** Sent with every request (a request's own headers start from these). */
+      headers?: Record<string, string>;
       requests?: Request[];
       initialContext?: Context;
     }

@@ -1,0 +1,135 @@
+import { join } from 'node:path';
+import { interrupted } from './cleanup';
+import { type LoadSettings, measureConditional } from './conditional';
+import { type ScenarioName, WRITES } from './config';
+import { type Servers } from './servers';
+import { type Targets, writeTargets } from './targets';
+import { createWriteProject } from './write-project';
+import { type LoadLine, runLoad, type YardstickCopy } from './yardstick';
+
+/** One server's numbers for one scenario, as load.mjs reports them. */
+export interface Side extends LoadLine {
+  /** Non-2xx answers and errors of a write scenario's separate warm-up run (not measured). */
+  warmupFailures: number;
+}
+
+export interface ScenarioResult {
+  scenario: ScenarioName;
+  /** A string says why the scenario could not run against the service (conditional). */
+  service: Side | string;
+  /** Absent for conditional: it is compared with the yardstick's (unconditional) tree. */
+  yardstick?: Side;
+}
+
+export interface BenchContext {
+  copy: YardstickCopy;
+  /** Replaced when the servers restart (after each growth step). */
+  servers: Servers;
+  serviceTargets: Targets;
+  serviceTargetsFile: string;
+  yardstickTargetsFile: string;
+  dbpid: number | undefined;
+  settings: LoadSettings;
+  tempDir: string;
+  log: (message: string) => void;
+}
+
+let runs = 0;
+
+/** One scenario: the service, then the yardstick, so that both meet the same machine load. */
+export async function measureScenario(
+  ctx: BenchContext,
+  scenario: ScenarioName,
+): Promise<ScenarioResult> {
+  if (scenario === 'conditional') {
+    ctx.log(`${scenario}: service`);
+    const { service } = ctx.servers;
+    const result = await measureConditional(service, ctx.serviceTargets, ctx.settings, ctx.dbpid);
+    ctx.log(
+      result.available
+        ? `  ${result.line.rps} req/s, p99 ${result.line.p99} ms, ${result.line.non2xx} not 304, ${result.line.errors} errors`
+        : `  conditional: ${result.reason}`,
+    );
+    return { scenario, service: result.available ? toSide(result.line) : result.reason };
+  }
+  ctx.log(`${scenario}: service`);
+  const service = WRITES.has(scenario)
+    ? await serviceWrites(ctx, scenario)
+    : await load(ctx, 'service', scenario, ctx.serviceTargetsFile, ctx.settings);
+  ctx.log(`${scenario}: yardstick`);
+  const yardstick = WRITES.has(scenario)
+    ? await writesOn(ctx, 'yardstick', scenario, ctx.yardstickTargetsFile, ctx.yardstickTargetsFile)
+    : await load(ctx, 'yardstick', scenario, ctx.yardstickTargetsFile, ctx.settings);
+  ctx.log(
+    `  ${service.rps} vs ${yardstick.rps} req/s, p99 ${service.p99} vs ${yardstick.p99} ms` +
+      (service.non2xx + service.errors + yardstick.non2xx + yardstick.errors > 0
+        ? `; NON-2XX/ERRORS ${service.non2xx}/${service.errors} vs ${yardstick.non2xx}/${yardstick.errors}`
+        : ''),
+  );
+  return { scenario, service, yardstick };
+}
+
+/**
+ * The service's limits (1 000 contents per column, 8 MiB per project) would stop a long create
+ * run in one project: the warm-up and the measured run each get a fresh write project, created
+ * through the API before the warm-up starts (so that creating it does not sit between the two).
+ */
+async function serviceWrites(ctx: BenchContext, scenario: ScenarioName): Promise<Side> {
+  const { url } = ctx.servers.service;
+  const files: string[] = [];
+  for (const phase of ctx.settings.warmup > 0 ? ['warmup', 'measured'] : ['measured']) {
+    const write = await createWriteProject(url, ctx.serviceTargets.token);
+    const file = join(ctx.tempDir, `service-targets-${++runs}-${scenario}-${phase}.json`);
+    await writeTargets(file, { ...ctx.serviceTargets, write });
+    files.push(file);
+  }
+  return writesOn(ctx, 'service', scenario, files[0], files[files.length - 1]);
+}
+
+/** load.mjs twice with --warmup 0: the warm-up's run (discarded), then the measured one. */
+async function writesOn(
+  ctx: BenchContext,
+  side: keyof Servers,
+  scenario: ScenarioName,
+  warmupFile: string,
+  measuredFile: string,
+): Promise<Side> {
+  const { duration, warmup, connections } = ctx.settings;
+  let warmupFailures = 0;
+  if (warmup > 0) {
+    const line = await load(ctx, side, scenario, warmupFile, {
+      duration: warmup,
+      warmup: 0,
+      connections,
+    });
+    warmupFailures = line.non2xx + line.errors;
+  }
+  const line = await load(ctx, side, scenario, measuredFile, { duration, warmup: 0, connections });
+  return { ...line, warmupFailures };
+}
+
+async function load(
+  ctx: BenchContext,
+  side: keyof Servers,
+  scenario: ScenarioName,
+  targetsFile: string,
+  settings: LoadSettings,
+): Promise<Side> {
+  const server = ctx.servers[side];
+  const line = await runLoad(ctx.copy, {
+    url: server.url,
+    targetsFile,
+    scenario,
+    ...settings,
+    pid: server.pid,
+    dbpid: ctx.dbpid,
+    jsonFile: join(ctx.tempDir, `load-${++runs}-${side}-${scenario}.jsonl`),
+  });
+  // A Ctrl-C stops the servers under a running load: what it measured then means nothing.
+  if (interrupted()) throw new Error('interrupted');
+  return toSide(line);
+}
+
+function toSide(line: LoadLine): Side {
+  return { ...line, warmupFailures: 0 };
+}

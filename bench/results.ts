@@ -1,0 +1,64 @@
+import { type BenchConfig, type ScenarioName } from './config';
+import { type Environment } from './environment';
+import { type ServiceGrowth } from './growth';
+import { type ScenarioResult, type Side } from './measure';
+import { type PlanCheck } from './plans';
+import { type SqlCounts } from './sql-counts';
+
+/** Everything a run measured: rendered by report.ts, and saved as it is in the .json. */
+export interface RunResults {
+  date: string;
+  config: BenchConfig;
+  environment: Environment;
+  postgres: string;
+  database: string;
+  /** Whether the database's CPU could be sampled (a postmaster on this machine). */
+  dbCpu: boolean;
+  /** When dist/ was built (the run uses a private copy of it). */
+  serviceBuiltAt: string;
+  yardstick: { source: string; hash: string; packages: Record<string, string> };
+  seed: {
+    serviceSeconds: number;
+    yardstickSeconds: number;
+    serviceContents: number;
+    yardstickContents: number;
+  };
+  main: ScenarioResult[];
+  sql: SqlCounts[];
+  growth: {
+    steps: GrowthStep[];
+    runs: GrowthRun[];
+    plans: { scenario: string; service: PlanCheck[]; yardstick: PlanCheck[] }[];
+  };
+  totalSeconds: number;
+}
+
+export interface GrowthStep {
+  target: number;
+  service: ServiceGrowth;
+  serviceSeconds: number;
+  yardstick: { contents: number; seconds: number };
+}
+
+export type GrowthRun = ScenarioResult & { contents: number };
+
+export const measured = (side: Side | string | undefined): side is Side =>
+  side !== undefined && typeof side !== 'string';
+
+/** The yardstick's numbers a scenario is compared with (conditional: its unconditional tree). */
+export function reference(result: ScenarioResult, phase: ScenarioResult[]): Side | undefined {
+  if (result.scenario !== 'conditional') return result.yardstick;
+  return phase.find((other) => other.scenario === 'tree')?.yardstick;
+}
+
+export const ratio = (a: number, b: number) => (b > 0 ? a / b : NaN);
+
+export const LABELS: Record<ScenarioName, string> = {
+  tree: 'tree: whole project',
+  columns: "columns: a row's columns",
+  content: 'content: one content',
+  create: 'create: new content',
+  resize: 'resize: column size',
+  mixed: 'mixed: 80 % reads, 20 % writes',
+  conditional: 'conditional: tree with If-None-Match (vs yardstick tree)',
+};

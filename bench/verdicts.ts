@@ -1,0 +1,103 @@
+import { type ScenarioName } from './config';
+import { type ScenarioResult, type Side } from './measure';
+import { measured, ratio, reference, type RunResults } from './results';
+
+export interface Verdict {
+  target: string;
+  measured: string;
+  status: 'pass' | 'FAIL' | 'n/a';
+}
+
+/** Service ÷ yardstick throughput each scenario must reach (conditional: ÷ the yardstick's tree). */
+export const THROUGHPUT: Record<ScenarioName, number> = {
+  tree: 0.85,
+  columns: 0.7,
+  content: 0.7,
+  create: 0.7,
+  resize: 0.7,
+  mixed: 0.7,
+  conditional: 2,
+};
+const P99_RATIO = 2;
+const RSS_MIB = 250;
+
+const x = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : 'n/a');
+const status = (ok: boolean): Verdict['status'] => (ok ? 'pass' : 'FAIL');
+
+export function verdicts(results: RunResults): Verdict[] {
+  const { main } = results;
+  const growth = results.growth.runs;
+  const list: Verdict[] = [];
+  for (const [scenario, floor] of Object.entries(THROUGHPUT) as [ScenarioName, number][]) {
+    const versus = scenario === 'conditional' ? "the yardstick's tree" : 'the yardstick';
+    const target = `${scenario}: throughput ≥ ${floor}× ${versus}`;
+    const result = main.find((r) => r.scenario === scenario);
+    const y = result && reference(result, main);
+    if (!result) list.push({ target, measured: 'not run', status: 'n/a' });
+    else if (!measured(result.service))
+      list.push({ target, measured: result.service, status: 'n/a' });
+    else if (!y)
+      list.push({
+        target,
+        measured: `no yardstick ${scenario === 'conditional' ? 'tree ' : ''}run`,
+        status: 'n/a',
+      });
+    else {
+      const r = ratio(result.service.rps, y.rps);
+      list.push({
+        target,
+        measured: `${x(r)} (${result.service.rps} ÷ ${y.rps} req/s)`,
+        status: status(r >= floor),
+      });
+    }
+  }
+  list.push(p99Verdict(`p99 ≤ ${P99_RATIO}× the yardstick's, every scenario`, [main]));
+  if (growth.length > 0) {
+    const phases = [...new Set(growth.map((run) => run.contents))].map((contents) =>
+      growth.filter((run) => run.contents === contents),
+    );
+    list.push(p99Verdict(`p99 ≤ ${P99_RATIO}× the yardstick's, growth runs`, phases));
+  }
+  const serviceSides = [...main, ...growth].map((r) => r.service).filter(measured);
+  const peak = Math.max(0, ...serviceSides.map((side) => side.rssMB ?? 0));
+  list.push({
+    target: `service peak RSS ≤ ${RSS_MIB} MiB`,
+    measured: serviceSides.some((side) => side.rssMB !== null) ? `${peak} MiB` : 'not sampled',
+    status: serviceSides.some((side) => side.rssMB !== null) ? status(peak <= RSS_MIB) : 'n/a',
+  });
+  const all = [...main, ...growth].flatMap((r) => [r.service, r.yardstick]).filter(measured);
+  const failures = (get: (side: Side) => number) => all.reduce((sum, side) => sum + get(side), 0);
+  const [non2xx, errors, warmup] = [
+    failures((s) => s.non2xx),
+    failures((s) => s.errors),
+    failures((s) => s.warmupFailures),
+  ];
+  list.push({
+    target: 'no non-2xx and no errors anywhere (conditional: every answer 304)',
+    measured: `${non2xx} non-2xx (or non-304), ${errors} errors, ${warmup} in write warm-ups`,
+    status: status(non2xx + errors + warmup === 0),
+  });
+  return list;
+}
+
+/** The worst p99 ratio over the runs, each compared within its own phase. */
+function p99Verdict(target: string, phases: ScenarioResult[][]): Verdict {
+  let worst = { value: NaN, label: '' };
+  let count = 0;
+  for (const phase of phases) {
+    for (const result of phase) {
+      const y = reference(result, phase);
+      if (!measured(result.service) || !y) continue;
+      const value = ratio(result.service.p99, y.p99);
+      if (!Number.isFinite(value)) continue;
+      count++;
+      if (!(worst.value >= value)) worst = { value, label: result.scenario };
+    }
+  }
+  if (count === 0) return { target, measured: 'no pairs', status: 'n/a' };
+  return {
+    target,
+    measured: `worst ${x(worst.value)} (${worst.label})`,
+    status: status(worst.value <= P99_RATIO),
+  };
+}
