@@ -22,9 +22,12 @@ export class HealthController {
   @ApiOperation({
     summary: 'Liveness',
     description:
-      'The process is up. Never touches the database; no token needed; never rate limited.',
+      'The process is up. Never touches the database; no token needed; never rate limited. ' +
+      'A stopping instance answers 503 `/problems/shutting-down`, so that load balancers stop ' +
+      'sending it requests.',
   })
   @ApiOkJsonResponse(HEALTH_SCHEMA, { status: 'ok' }, 'The process is up.')
+  @ApiProblems('shuttingDown')
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
@@ -37,7 +40,7 @@ export class HealthController {
       'never rate limited.',
   })
   @ApiOkJsonResponse(HEALTH_SCHEMA, { status: 'ok' }, 'The database answers.')
-  @ApiProblems('databaseUnavailable')
+  @ApiProblems('databaseUnavailable', 'shuttingDown')
   async ready(): Promise<{ status: 'ok' }> {
     await this.health.assertDatabaseReachable();
     return { status: 'ok' };

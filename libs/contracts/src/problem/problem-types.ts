@@ -16,6 +16,10 @@ export const PROBLEM_TYPES = {
   unsupportedMediaType: '/problems/unsupported-media-type',
   rateLimited: '/problems/rate-limited',
   databaseUnavailable: '/problems/database-unavailable',
+  tooManyConcurrentRequests: '/problems/too-many-concurrent-requests',
+  writeOutcomeUnknown: '/problems/write-outcome-unknown',
+  requestTimeout: '/problems/request-timeout',
+  shuttingDown: '/problems/shutting-down',
   internal: '/problems/internal',
 } as const;
 
@@ -40,6 +44,10 @@ export const PROBLEM_TITLES: Readonly<Record<ProblemType, string>> = Object.free
   '/problems/unsupported-media-type': 'Unsupported media type',
   '/problems/rate-limited': 'Too many requests',
   '/problems/database-unavailable': 'Database unavailable',
+  '/problems/too-many-concurrent-requests': 'Too many concurrent requests',
+  '/problems/write-outcome-unknown': 'Outcome of the write unknown',
+  '/problems/request-timeout': 'Request timeout',
+  '/problems/shutting-down': 'Shutting down',
   '/problems/internal': 'Internal server error',
 });
 
@@ -61,5 +69,9 @@ export const PROBLEM_STATUSES: Readonly<Record<ProblemType, number>> = Object.fr
   '/problems/unsupported-media-type': 415,
   '/problems/rate-limited': 429,
   '/problems/database-unavailable': 503,
+  '/problems/too-many-concurrent-requests': 503,
+  '/problems/write-outcome-unknown': 503,
+  '/problems/request-timeout': 408,
+  '/problems/shutting-down': 503,
   '/problems/internal': 500,
 });

@@ -42,10 +42,16 @@ whose \`type\` names the kind of problem: \`/problems/validation\` (400, with \`
 \`/problems/row-width-exceeded\` (409, with \`availableSize\`), \`/problems/limit-exceeded\` (409,
 with \`limit\`), \`/problems/username-taken\` (409), \`/problems/precondition-failed\` (412),
 \`/problems/payload-too-large\` (413), \`/problems/unsupported-media-type\` (415),
-\`/problems/precondition-required\` (428), \`/problems/rate-limited\` (429), \`/problems/database-unavailable\` (503) and
-\`/problems/internal\` (500: a fault of the service, which says nothing more). Any operation can
-also answer \`/problems/headers-too-large\` (431, headers over 16 KiB) or
-\`/problems/malformed-request\` (400, not parseable as HTTP), before the request is routed.`;
+\`/problems/precondition-required\` (428), \`/problems/rate-limited\` (429),
+\`/problems/database-unavailable\` (503), \`/problems/too-many-concurrent-requests\` (503: one
+account may hold at most half of an instance's database connections),
+\`/problems/write-outcome-unknown\` (503: the database stopped answering while a change was being
+committed; read before repeating it), \`/problems/shutting-down\` (503: the instance is stopping,
+send the request again) and \`/problems/internal\` (500: a fault of the service, which says
+nothing more). Any operation can also answer \`/problems/headers-too-large\` (431, headers over
+16 KiB), \`/problems/malformed-request\` (400, not parseable as HTTP) or
+\`/problems/request-timeout\` (408, headers or body not received in time), before the request is
+routed; the connection is then closed.`;
 
 const TAGS: ReadonlyArray<[string, string]> = [
   ['accounts', 'Sign-up, bearer tokens and the calling account'],

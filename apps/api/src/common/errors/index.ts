@@ -12,3 +12,6 @@ export * from './content-too-large.error';
 export * from './limit-exceeded.error';
 export * from './precondition-failed.error';
 export * from './precondition-required.error';
+export * from './too-many-concurrent-requests.error';
+export * from './write-outcome-unknown.error';
+export * from './shutting-down.error';

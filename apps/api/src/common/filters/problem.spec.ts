@@ -267,6 +267,19 @@ describe('toProblem', () => {
       expect(problem.status).toBe(404);
       expect(problem.body.type).toBe('/problems/not-found');
     });
+
+    it('a 403 from beneath (a static file server refusing `..`) → 404 not-found, not validation', () => {
+      // What @fastify/send hands to reply.send for a path it refuses.
+      const refused = Object.assign(new Error('Forbidden'), { status: 403, statusCode: 403 });
+      for (const error of [refused, new HttpException('Forbidden', 403)]) {
+        const problem = toProblem(error, '/docs/../package.json');
+        expect(problem.status).toBe(404);
+        expect(problem.body).toMatchObject({
+          type: '/problems/not-found',
+          detail: 'No resource has this path',
+        });
+      }
+    });
   });
 
   describe('unknown errors', () => {

@@ -12,9 +12,12 @@ import {
   RequestValidationError,
   ResourceNotFoundError,
   RowWidthExceededError,
+  ShuttingDownError,
   SignUpDisabledError,
+  TooManyConcurrentRequestsError,
   TooManyLoginAttemptsError,
   UsernameTakenError,
+  WriteOutcomeUnknownError,
 } from '../errors';
 import { RateLimitExceededError } from '../throttling/rate-limit-exceeded.error';
 import { describeProblem, type ProblemKind } from './problem-catalog';
@@ -104,7 +107,9 @@ function fromDomainError(error: DomainError, make: Make): Problem {
     });
   }
   if (error instanceof UsernameTakenError) return make('usernameTaken', error.message);
-  if (error instanceof InvalidCredentialsError) return make('invalidCredentials', error.message);
+  if (error instanceof InvalidCredentialsError) {
+    return make('invalidCredentials', error.message, {}, { 'www-authenticate': error.challenge });
+  }
   if (error instanceof AuthenticationRequiredError) {
     const challenge = error.bearerError
       ? `Bearer realm="layout", error="${error.bearerError}", error_description="${error.message}"`
@@ -113,6 +118,15 @@ function fromDomainError(error: DomainError, make: Make): Problem {
   }
   if (error instanceof DatabaseUnavailableError) {
     return make('databaseUnavailable', error.message, {}, { 'retry-after': '5' });
+  }
+  if (error instanceof TooManyConcurrentRequestsError) {
+    return make('tooManyConcurrentRequests', error.message, {}, { 'retry-after': '1' });
+  }
+  if (error instanceof WriteOutcomeUnknownError) {
+    return make('writeOutcomeUnknown', error.message, {}, { 'retry-after': '5' });
+  }
+  if (error instanceof ShuttingDownError) {
+    return make('shuttingDown', error.message, {}, { 'retry-after': '1' });
   }
   if (error instanceof TooManyLoginAttemptsError) {
     return make(
@@ -132,6 +146,11 @@ function fromHttpStatus(status: number, message: string, make: Make): Problem {
       return make('validation', message);
     case 401:
       return make('unauthorized', message, {}, { 'www-authenticate': 'Bearer realm="layout"' });
+    // Nothing in this service is forbidden rather than absent (another account's project is a
+    // 404 too); a 403 only comes from a layer beneath, such as a static file server refusing a
+    // path with `..` in it, and is no problem with the request body either.
+    case 403:
+      return make('notFound', 'No resource has this path');
     case 404:
       return make('notFound', message);
     case 405:
@@ -169,7 +188,9 @@ function fromFastifyError(error: FastifyLikeError, make: Make): Problem {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return make('payloadTooLarge', 'The request body is larger than 1 MiB');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return make('unsupportedMediaType', 'Send the body as application/json');
+      return make('unsupportedMediaType', 'Send the body as application/json, in UTF-8');
+    case 'LAYOUT_ERR_INVALID_UTF8_BODY':
+      return make('malformedJson', 'The body is not valid UTF-8');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return make('malformedJson', 'The Content-Length header does not match the body');
     default:

@@ -28,10 +28,17 @@ export const BODY_PROBLEMS = [
   'unsupportedMediaType',
 ] as const satisfies readonly DocumentedProblemKind[];
 
-/** Problems of every operation: rate limiting and an unreachable database. */
+/**
+ * Problems of every operation under a token: rate limiting, an unreachable database, an
+ * account past its share of the connections, a write whose outcome is unknown, a stopping
+ * instance.
+ */
 export const COMMON_PROBLEMS = [
   'rateLimited',
   'databaseUnavailable',
+  'tooManyConcurrentRequests',
+  'writeOutcomeUnknown',
+  'shuttingDown',
 ] as const satisfies readonly DocumentedProblemKind[];
 
 /**

@@ -22,13 +22,13 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 export const INSTANCE_PLACEHOLDER = '{request path}';
 
 /**
- * Every problem kind an operation can document. `internal` is not a promise, and the two that
- * Node's HTTP parser raises before any route is known (headers too large, a malformed request)
- * are described once in the info text.
+ * Every problem kind an operation can document. `internal` is not a promise, and the three that
+ * Node's HTTP server raises before any route is known (headers too large, a malformed request,
+ * a request that did not arrive in time) are described once in the info text.
  */
 export type DocumentedProblemKind = Exclude<
   ProblemKind,
-  'internal' | 'malformedRequest' | 'headersTooLarge'
+  'internal' | 'malformedRequest' | 'headersTooLarge' | 'requestTimeout'
 >;
 
 interface ProblemDoc {
@@ -57,7 +57,7 @@ const PROBLEM_DOCS: Readonly<Record<DocumentedProblemKind, ProblemDoc>> = {
     extensions: { errors: [{ pointer: '/colour', detail: UNKNOWN_MEMBER_DETAIL }] },
   },
   malformedJson: {
-    when: 'The body is not valid JSON.',
+    when: 'The body is not valid JSON, or its bytes are not valid UTF-8.',
     detail: 'The body is not valid JSON',
   },
   unauthorized: {
@@ -79,6 +79,13 @@ const PROBLEM_DOCS: Readonly<Record<DocumentedProblemKind, ProblemDoc>> = {
   invalidCredentials: {
     when: 'The username or the password is wrong (the same answer for both).',
     detail: 'Wrong username or password',
+    headers: {
+      'WWW-Authenticate': {
+        description: 'The challenge of the bearer tokens this operation issues.',
+        required: true,
+        schema: { type: 'string', pattern: '^Bearer ', example: 'Bearer realm="layout"' },
+      },
+    },
   },
   notFound: {
     when:
@@ -129,7 +136,7 @@ const PROBLEM_DOCS: Readonly<Record<DocumentedProblemKind, ProblemDoc>> = {
     detail: 'The request body is larger than 1 MiB',
   },
   unsupportedMediaType: {
-    when: 'The body is not declared as `application/json`.',
+    when: 'The body is not declared as `application/json`, or declared in another charset than UTF-8.',
     detail: 'Send the body as application/json',
   },
   rateLimited: {
@@ -142,6 +149,31 @@ const PROBLEM_DOCS: Readonly<Record<DocumentedProblemKind, ProblemDoc>> = {
       'The database is unreachable; the service recovers by itself once it is back, try again ' +
       'after `Retry-After` seconds.',
     detail: 'The database is unreachable; try again shortly',
+    headers: { 'Retry-After': RETRY_AFTER },
+  },
+  tooManyConcurrentRequests: {
+    when:
+      "This account's requests already hold their share of the instance's database connections " +
+      '(half of them) and none came free in time, so that other accounts keep theirs; send ' +
+      'fewer requests in parallel and try again after `Retry-After` seconds.',
+    detail:
+      'This account has too many requests in progress at once; try again in a moment or send fewer in parallel',
+    headers: { 'Retry-After': RETRY_AFTER },
+  },
+  writeOutcomeUnknown: {
+    when:
+      'A write only: the database stopped answering after the change was sent to be committed: it may or may ' +
+      'not have been applied. Read the resource (its `ETag` and the project `revision` tell) ' +
+      'before repeating the change.',
+    detail:
+      'The database stopped answering while this change was being committed: it may or may not have been applied. Read the resource again before repeating the change',
+    headers: { 'Retry-After': RETRY_AFTER },
+  },
+  shuttingDown: {
+    when:
+      'This instance is stopping: the request was not started. Send it again (on a new ' +
+      'connection, which reaches another instance).',
+    detail: 'This instance is shutting down; send the request again',
     headers: { 'Retry-After': RETRY_AFTER },
   },
 };

@@ -1,0 +1,8 @@
+import { DomainError } from './domain-error';
+
+/** The instance is stopping: the request was not started, and can be sent again elsewhere. */
+export class ShuttingDownError extends DomainError {
+  constructor() {
+    super('This instance is shutting down; send the request again');
+  }
+}
