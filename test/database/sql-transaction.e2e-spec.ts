@@ -2,6 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { type Pool } from 'pg';
 import { loadConfig } from '../../apps/api/src/config/load-config';
+import {
+  DatabaseUnavailableError,
+  TooManyConcurrentRequestsError,
+  WriteOutcomeUnknownError,
+} from '../../apps/api/src/common/errors';
 import { Database } from '../../apps/api/src/database/database';
 import { isDatabaseUnavailable } from '../../apps/api/src/database/database-errors';
 import { createDatabasePool } from '../../apps/api/src/database/database-pool';
@@ -25,7 +30,21 @@ describe('Database.transaction', () => {
   );
   const ALL = statement<object, { n: number }>('all', `SELECT n FROM ${table} ORDER BY n`);
   const PING = statement('ping', 'SELECT 1');
+  // The server's own statement timeout off: the statements below stand for a database that
+  // stops answering, which only the service's deadline can cut short.
+  const NO_SERVER_TIMEOUT = statement('no-server-timeout', 'SET LOCAL statement_timeout = 0');
+  const SLEEP = statement<{ seconds: number }>('sleep', 'SELECT pg_sleep($seconds)');
+  // A deferred trigger that makes COMMIT itself take long: the write is sent, its outcome late.
+  const slowCommit = () =>
+    pool.query(
+      `CREATE FUNCTION ${table}_slow() RETURNS trigger LANGUAGE plpgsql AS
+         $body$ BEGIN PERFORM pg_sleep(1.5); RETURN NULL; END $body$;
+       CREATE CONSTRAINT TRIGGER ${table}_slow AFTER INSERT ON ${table}
+         DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.n = 100)
+         EXECUTE FUNCTION ${table}_slow()`,
+    );
   const DIE = statement('die', 'SELECT pg_terminate_backend(pg_backend_pid())');
+  const TIMEOUT_MS = 600;
   let pool: Pool;
   let db: Database;
 
@@ -34,15 +53,19 @@ describe('Database.transaction', () => {
   beforeAll(async () => {
     // The killed connection's warning is expected here; keep the test output quiet.
     Logger.overrideLogger(false);
-    pool = createDatabasePool(
-      url,
-      loadConfig({ DATABASE_URL: url, DATABASE_POOL_SIZE: '2' }).database,
-    );
-    db = new Database(pool);
+    const config = loadConfig({
+      DATABASE_URL: url,
+      DATABASE_POOL_SIZE: '4',
+      DATABASE_TIMEOUT_MS: String(TIMEOUT_MS),
+    });
+    pool = createDatabasePool(url, config.database);
+    db = new Database(pool, config);
     await db.rows(CREATE, {});
+    await slowCommit();
   });
   afterAll(async () => {
     await db.rows(DROP, {});
+    await pool.query(`DROP FUNCTION IF EXISTS ${table}_slow()`);
     await pool.end();
   });
 
@@ -86,6 +109,47 @@ describe('Database.transaction', () => {
     // Every later transaction gets a working connection, and nothing of the broken one stayed.
     for (let i = 0; i < 4; i++) await db.transaction((tx) => tx.rows(PING, {}));
     expect(await stored()).toEqual([1, 2]);
+  });
+
+  it('answers 503 within the deadline when a statement hangs, and drops that connection', async () => {
+    const startedAt = Date.now();
+    const failure = await db
+      .transaction(async (tx) => {
+        await tx.rows(NO_SERVER_TIMEOUT, {});
+        await tx.rows(INSERT, { first: 20, second: 21 });
+        await tx.rows(SLEEP, { seconds: 1 });
+      })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(DatabaseUnavailableError);
+    expect(Date.now() - startedAt).toBeLessThan(TIMEOUT_MS + 300);
+    for (let i = 0; i < 4; i++) await db.transaction((tx) => tx.rows(PING, {}));
+    expect(await stored()).toEqual([1, 2]);
+  });
+
+  it('says the outcome is unknown when COMMIT was sent and did not answer in time', async () => {
+    const failure = await db
+      .transaction(async (tx) => {
+        await tx.rows(NO_SERVER_TIMEOUT, {});
+        await tx.rows(INSERT, { first: 100, second: 101 });
+      })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(WriteOutcomeUnknownError);
+    // And indeed it was committed, after the service had stopped waiting: a "failed" answer
+    // would have been a lie.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(await stored()).toEqual([1, 2, 100, 101]);
+  });
+
+  it("keeps one caller's statements within half of the pool, refusing what waits too long", async () => {
+    // No request here: every call counts as one and the same caller, whose share is 2 of 4.
+    // The two hold their connections for longer than a caller waits for its share (half the
+    // deadline), and less than the deadline.
+    const sleepers = Promise.all([1, 2].map(() => db.rows(SLEEP, { seconds: 0.4 })));
+    const third = await db.rows(SLEEP, { seconds: 0 }).catch((error: unknown) => error);
+    expect(third).toBeInstanceOf(TooManyConcurrentRequestsError);
+    await sleepers;
+    // Past the wait, the share is free again.
+    await expect(db.rows(PING, {})).resolves.toHaveLength(1);
   });
 
   it('refuses a statement run without one of its parameters', async () => {

@@ -8,6 +8,7 @@ import {
   PROJECTS_PER_ACCOUNT_MAX,
   ROWS_PER_BLOCK_MAX,
 } from '@layout/contracts';
+import { quoteOf } from '../support/big-contents';
 import { checkTreeAccounts } from '../support/tree-invariants';
 import { Api, createLayout, type Response, startTestApp } from '../support/test-app';
 
@@ -32,20 +33,6 @@ describe('limits', () => {
   const idOf = (path: string) => path.split('/').pop() as string;
   const inParallel = (n: number, call: (i: number) => Promise<Response>) =>
     Promise.all(Array.from({ length: n }, (_, i) => call(i)));
-
-  /**
-   * A quote whose data is exactly `bytes` long as JSON: items of text notes (a text content's
-   * HTML is capped below 256 KiB, a quote's items are not).
-   */
-  function quoteOf(bytes: number) {
-    const items: { id: string; note: string }[] = [];
-    const size = () => Buffer.byteLength(JSON.stringify({ content: { items } }));
-    while (size() < bytes) items.push({ id: `i${items.length}`, note: 'q'.repeat(9_000) });
-    const last = items[items.length - 1];
-    last.note = last.note.slice(0, last.note.length - (size() - bytes));
-    if (size() !== bytes) throw new Error(`quoteOf(${bytes}) made ${size()} bytes`);
-    return { type: 'quote', data: { content: { items } } };
-  }
 
   it(`holds a column to ${CONTENTS_PER_COLUMN_MAX} contents, also filled in parallel`, async () => {
     const layout = await createLayout(api, token);

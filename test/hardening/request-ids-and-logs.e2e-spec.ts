@@ -1,5 +1,7 @@
 import { jest } from '@jest/globals';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Client, type Pool } from 'pg';
+import { DATABASE_POOL } from '../../apps/api/src/database/database-pool';
 import { Api } from '../support/test-app';
 import { closedPort, PASSWORD, startHardenedApp } from './hardening-support';
 
@@ -180,6 +182,51 @@ describe('logs', () => {
       for (const line of during.filter((entry) => entry.msg !== 'request completed')) {
         expect(line.requestId).toBe('inside-1');
       }
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('do not name a request on the warning of a pooled connection that failed while idle', async () => {
+    const own: string[] = [];
+    // One connection: it is opened while serving the first request, and the event of its
+    // failure later fires in that request's asynchronous context.
+    const fresh = await startHardenedApp(
+      { LOG_LEVEL: 'info', DATABASE_POOL_SIZE: '1' },
+      { logLines: own },
+    );
+    try {
+      const response = await new Api(fresh).post(
+        '/accounts',
+        { username: `ida-${Date.now().toString(36)}`, password: PASSWORD },
+        { headers: { 'x-request-id': 'opened-the-connection' } },
+      );
+      expect(response.status).toBe(201);
+      const pool = fresh.get<Pool>(DATABASE_POOL);
+      const {
+        rows: [{ pid }],
+      } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const killer = new Client({ connectionString: process.env.LAYOUT_TEST_DATABASE_URL });
+      await killer.connect();
+      try {
+        await killer.query('SELECT pg_terminate_backend($1)', [pid]);
+      } finally {
+        await killer.end();
+      }
+      const warning = async () => {
+        for (let waited = 0; waited < 5000; waited += 50) {
+          const line = own
+            .map((entry) => JSON.parse(entry) as LogLine)
+            .find((entry) => entry.msg?.startsWith('An idle database connection failed'));
+          if (line) return line;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        throw new Error(`No warning of the failed connection in:\n${own.join('')}`);
+      };
+      const line = await warning();
+      expect(line).toMatchObject({ level: 'warn', context: 'Database' });
+      expect(line.requestId).toBeUndefined();
+      expect(line.accountId).toBeUndefined();
     } finally {
       await fresh.close();
     }

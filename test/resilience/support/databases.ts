@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,6 +64,13 @@ export interface OwnPostgres {
   running(): boolean;
   stop(): Promise<void>;
   start(): Promise<void>;
+  /**
+   * SIGSTOP to the server and every process of it: connections stay open and nothing answers,
+   * as when a database host hangs (unlike a stop, which refuses connections).
+   */
+  freeze(): void;
+  /** SIGCONT to what `freeze` stopped. */
+  thaw(): void;
   /** Stops it if running and deletes its folder. */
   destroy(): Promise<void>;
 }
@@ -83,9 +91,21 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     await server.stop();
     throw error;
   }
+  let frozen: number[] = [];
   return {
     port,
     url: withDatabase(server.url, 'layout'),
+    freeze: () => {
+      const postmaster = Number(
+        readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0],
+      );
+      frozen = [postmaster, ...childrenOf(postmaster)];
+      for (const pid of frozen) process.kill(pid, 'SIGSTOP');
+    },
+    thaw: () => {
+      for (const pid of frozen) process.kill(pid, 'SIGCONT');
+      frozen = [];
+    },
     running: () => server !== undefined,
     stop: async () => {
       const running = server;
@@ -97,6 +117,7 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
       server = await startEmbeddedPostgres({ dataDir: requested, port });
     },
     destroy: async () => {
+      for (const pid of frozen) process.kill(pid, 'SIGCONT');
       const running = server;
       server = undefined;
       await running?.stop().catch(() => undefined);
@@ -104,4 +125,20 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
       await rm(folder, { recursive: true, force: true });
     },
   };
+}
+
+/** The processes whose parent is `pid` (PostgreSQL's backends and workers), from /proc. */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        // The parent pid is the field after the parenthesised command name.
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
 }

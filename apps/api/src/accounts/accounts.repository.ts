@@ -13,6 +13,7 @@ export interface AccountCredentials extends AccountRecord {
   passwordHash: string;
 }
 
+/** The accounts' statements, each within the database deadline (PrismaService.bounded). */
 @Injectable()
 export class AccountsRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -23,10 +24,12 @@ export class AccountsRepository {
     passwordHash: string,
   ): Promise<AccountRecord> {
     try {
-      return await this.prisma.account.create({
-        data: { username, usernameKey, passwordHash },
-        select: { id: true, username: true, createdAt: true },
-      });
+      return await this.prisma.bounded(
+        this.prisma.account.create({
+          data: { username, usernameKey, passwordHash },
+          select: { id: true, username: true, createdAt: true },
+        }),
+      );
     } catch (error) {
       // The unique index decides races between two sign-ups for one name.
       if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
@@ -37,31 +40,39 @@ export class AccountsRepository {
   }
 
   findCredentials(usernameKey: string): Promise<AccountCredentials | null> {
-    return this.prisma.account.findUnique({
-      where: { usernameKey },
-      select: { id: true, username: true, createdAt: true, passwordHash: true },
-    });
+    return this.prisma.bounded(
+      this.prisma.account.findUnique({
+        where: { usernameKey },
+        select: { id: true, username: true, createdAt: true, passwordHash: true },
+      }),
+    );
   }
 
   /** Stores a new token and drops the account's expired ones, so the table does not grow forever. */
   async storeAccessToken(accountId: string, tokenHash: string, expiresAt: Date): Promise<void> {
-    await this.prisma.$transaction([
-      this.prisma.accessToken.deleteMany({ where: { accountId, expiresAt: { lte: new Date() } } }),
-      this.prisma.accessToken.create({ data: { tokenHash, accountId, expiresAt } }),
-    ]);
+    await this.prisma.bounded(
+      this.prisma.$transaction([
+        this.prisma.accessToken.deleteMany({
+          where: { accountId, expiresAt: { lte: new Date() } },
+        }),
+        this.prisma.accessToken.create({ data: { tokenHash, accountId, expiresAt } }),
+      ]),
+    );
   }
 
   async findByAccessToken(
     tokenHash: string,
     now: Date,
   ): Promise<(AccountRecord & { tokenExpiresAt: Date }) | null> {
-    const token = await this.prisma.accessToken.findFirst({
-      where: { tokenHash, expiresAt: { gt: now } },
-      select: {
-        expiresAt: true,
-        account: { select: { id: true, username: true, createdAt: true } },
-      },
-    });
+    const token = await this.prisma.bounded(
+      this.prisma.accessToken.findFirst({
+        where: { tokenHash, expiresAt: { gt: now } },
+        select: {
+          expiresAt: true,
+          account: { select: { id: true, username: true, createdAt: true } },
+        },
+      }),
+    );
     return token && { ...token.account, tokenExpiresAt: token.expiresAt };
   }
 }

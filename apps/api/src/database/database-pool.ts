@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { Pool } from 'pg';
+import { Pool, type PoolClient } from 'pg';
+import { outsideAnyRequest } from '../common/logging/request-context';
 import { type DatabaseConfig } from '../config/app-config';
 
 /** Injection token of the process's one node-postgres pool (Prisma's adapter uses it too). */
@@ -14,7 +15,7 @@ export function createDatabasePool(url: string, config: DatabaseConfig): Pool {
     connectionTimeoutMillis: config.timeoutMs,
     // Bounded statements: a stuck database answers 503 instead of hanging a request.
     statement_timeout: config.timeoutMs,
-    query_timeout: config.timeoutMs + 1000,
+    query_timeout: config.timeoutMs,
     application_name: 'layout-service',
     // Statements sent on a connection before the previous one answered go out at once (each
     // with its own Sync), so a write can send its lock and its statements in one burst: the
@@ -24,10 +25,23 @@ export function createDatabasePool(url: string, config: DatabaseConfig): Pool {
   });
   // Unheard, an 'error' from an idle connection that the server closed would crash the
   // process; the pool drops that connection and opens a new one when needed.
-  pool.on('error', (error) => logger.warn(`An idle database connection failed: ${error.message}`));
+  pool.on('error', (error) =>
+    outsideAnyRequest(() => logger.warn(`An idle database connection failed: ${error.message}`)),
+  );
   return pool;
 }
 
 export function warnOfBrokenConnection(error: Error): void {
   logger.warn(`A database connection failed during a transaction: ${error.message}`);
+}
+
+/**
+ * Tears a connection down at once. `end()` would politely wait for a server that may be frozen;
+ * closing the socket fails the statements still waiting on it right away (node-postgres's pool
+ * does the same with a connection attempt that timed out).
+ */
+export function destroyConnection(client: PoolClient): void {
+  (
+    client as unknown as { connection?: { stream?: { destroy(): void } } }
+  ).connection?.stream?.destroy();
 }

@@ -1,52 +1,154 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Pool, type PoolClient } from 'pg';
+import {
+  DatabaseUnavailableError,
+  DomainError,
+  TooManyConcurrentRequestsError,
+  WriteOutcomeUnknownError,
+} from '../common/errors';
+import { currentRequest } from '../common/logging/request-context';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { ConnectionShares } from './connection-shares';
 import { isDatabaseUnavailable } from './database-errors';
-import { DATABASE_POOL, warnOfBrokenConnection } from './database-pool';
+import { DATABASE_POOL, destroyConnection, warnOfBrokenConnection } from './database-pool';
 import { type SqlSession } from './sql-session';
 import { bindParameters, type SqlStatement } from './sql-statement';
+
+/** Requests made outside any account (none touch the tree today) share one place in line. */
+const NO_ACCOUNT = '';
 
 /**
  * Hand-written SQL on the pool: single statements, and `transaction`, the one unit of work of
  * the services that write with it. Prisma keeps the schema, the migrations and the accounts'
  * queries; the layout tree runs here (see the README's "Decisions worth knowing").
+ *
+ * Every call has one deadline, DATABASE_TIMEOUT_MS from its start, for waiting its turn,
+ * getting a connection and running its statements: past it the connection is torn down (a
+ * frozen server answers nothing, not even a ROLLBACK) and the caller gets a 503. And every
+ * account uses at most its share of the pool (ConnectionShares), so that one account's
+ * requests never take the connections that everybody else's need: past its share a call waits
+ * for one of its own for at most half the deadline, then answers 503 with Retry-After.
  */
 @Injectable()
 export class Database implements SqlSession {
-  constructor(@Inject(DATABASE_POOL) private readonly pool: Pool) {}
+  private readonly shares: ConnectionShares;
+  private readonly timeoutMs: number;
+
+  constructor(
+    @Inject(DATABASE_POOL) private readonly pool: Pool,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.timeoutMs = config.database.timeoutMs;
+    this.shares = new ConnectionShares(accountShare(config.database.poolSize));
+  }
 
   async rows<P extends object, R>(statement: SqlStatement<P, R>, params: P): Promise<R[]> {
-    return run(this.pool, statement, params);
+    return this.onConnection((client) => run(client, statement, params));
   }
 
   async row<P extends object, R>(statement: SqlStatement<P, R>, params: P): Promise<R | undefined> {
-    return (await run(this.pool, statement, params))[0];
+    return (await this.rows(statement, params))[0];
   }
 
   /**
    * Runs `work` in one transaction on one pooled connection: committed when it returns, rolled
-   * back when it throws (a domain error included), and the error rethrown. A connection that
-   * failed is dropped from the pool, not reused.
+   * back when it throws (a domain error included), and the error rethrown. When the database
+   * fails after COMMIT was sent, nobody knows whether it committed: that is said, not hidden
+   * behind a failure.
    */
   async transaction<T>(work: (tx: SqlSession) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    client.on('error', warnOfBrokenConnection);
-    let broken: unknown;
+    return this.onConnection(async (client, discard) => {
+      let committing = false;
+      try {
+        // The pool pipelines (database-pool.ts): BEGIN and the work's first statements go out
+        // together, without waiting for each other's answers.
+        const [, result] = await Promise.all([client.query('BEGIN'), work(sessionOn(client))]);
+        committing = true;
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        if (committing && isDatabaseUnavailable(error)) throw new WriteOutcomeUnknownError();
+        // A broken connection is dropped by onConnection: PostgreSQL rolls back on its own.
+        // Nothing was committed, so the work's own error stays the answer even when the
+        // ROLLBACK fails; only the connection is not to be trusted any more.
+        if (!isDatabaseUnavailable(error)) await client.query('ROLLBACK').catch(discard);
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * Takes the account's place and a pooled connection, runs `use` on it, and gives both back,
+   * all within the deadline. A connection that failed, or that the deadline tore down, is
+   * dropped from the pool, not reused.
+   */
+  private async onConnection<T>(
+    use: (client: PoolClient, discard: () => void) => Promise<T>,
+  ): Promise<T> {
+    const startedAt = Date.now();
+    const remaining = () => this.timeoutMs - (Date.now() - startedAt);
+    const leave = await this.shares.acquire(currentAccount(), this.timeoutMs / 2);
+    if (!leave) throw new TooManyConcurrentRequestsError();
     try {
-      // The pool pipelines (database-pool.ts): BEGIN and the work's first statements go out
-      // together, without waiting for each other's answers.
-      const [, result] = await Promise.all([client.query('BEGIN'), work(sessionOn(client))]);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      if (isDatabaseUnavailable(error)) broken = error;
-      else
-        await client.query('ROLLBACK').catch((rollbackError: unknown) => (broken = rollbackError));
-      throw error;
+      const client = await this.connect(remaining());
+      client.on('error', warnOfBrokenConnection);
+      let broken: Error | undefined;
+      let expired = false;
+      const deadline = setTimeout(() => {
+        expired = true;
+        broken = new DatabaseUnavailableError();
+        destroyConnection(client);
+      }, remaining());
+      const discard = () => {
+        broken ??= new DatabaseUnavailableError();
+      };
+      try {
+        return await use(client, discard);
+      } catch (error) {
+        // What the work decided (a rule, an unknown outcome) stands; a statement cut short by
+        // the deadline is the database's unavailability.
+        if (expired && !(error instanceof DomainError)) throw new DatabaseUnavailableError();
+        if (isDatabaseUnavailable(error)) broken ??= error as Error;
+        throw error;
+      } finally {
+        clearTimeout(deadline);
+        client.removeListener('error', warnOfBrokenConnection);
+        client.release(broken);
+      }
     } finally {
-      client.removeListener('error', warnOfBrokenConnection);
-      client.release(broken instanceof Error ? broken : broken !== undefined);
+      leave();
     }
   }
+
+  /** A pooled connection, or 503 when none comes within `waitMs`. */
+  private async connect(waitMs: number): Promise<PoolClient> {
+    const connecting = this.pool.connect();
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), Math.max(0, waitMs));
+    });
+    try {
+      const client = await Promise.race([connecting, expired]);
+      if (client) return client;
+    } finally {
+      clearTimeout(timer);
+    }
+    // Too late for this request; whoever is next in the pool's line can have it.
+    connecting.then(
+      (client) => client.release(),
+      () => undefined,
+    );
+    throw new DatabaseUnavailableError();
+  }
+}
+
+/** Half the pool, so that the other half always stays for the other accounts. */
+export function accountShare(poolSize: number): number {
+  return Math.max(1, Math.floor(poolSize / 2));
+}
+
+function currentAccount(): string {
+  return currentRequest()?.user?.id ?? NO_ACCOUNT;
 }
 
 function sessionOn(client: PoolClient): SqlSession {
@@ -57,11 +159,11 @@ function sessionOn(client: PoolClient): SqlSession {
 }
 
 async function run<P extends object, R>(
-  on: Pool | PoolClient,
+  client: PoolClient,
   statement: SqlStatement<P, R>,
   params: P,
 ): Promise<R[]> {
-  const result = await on.query({
+  const result = await client.query({
     name: statement.name,
     text: statement.text,
     values: bindParameters(statement, params),

@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '../database/prisma.service';
+import { Database } from '../database/database';
+import { sqlStatement } from '../database/sql-statement';
+
+const PING = sqlStatement<object, { ok: number }>('health.ping', 'SELECT 1 AS ok');
 
 @Injectable()
 export class HealthRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  // Through Database, so that the check has the same deadline as every request's statements.
+  constructor(private readonly database: Database) {}
 
   async ping(): Promise<void> {
-    await this.prisma.$queryRaw`SELECT 1`;
+    await this.database.row(PING, {});
   }
 }

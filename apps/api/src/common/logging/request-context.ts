@@ -27,3 +27,12 @@ export function trackRequests(fastify: FastifyInstance): void {
     done(null, payload);
   });
 }
+
+/**
+ * Runs `work` as part of no request. Events of long-lived resources (a pooled connection
+ * failing while idle) fire in the asynchronous context of whichever request happened to create
+ * them: their log lines must not name that request.
+ */
+export function outsideAnyRequest<T>(work: () => T): T {
+  return storage.exit(work);
+}
