@@ -3,8 +3,8 @@ import { type Socket } from 'node:net';
 import { PROBLEM_STATUSES, PROBLEM_TITLES, PROBLEM_TYPES } from '@layout/contracts';
 
 /**
- * Requests that Node's HTTP parser rejects before Fastify sees them (headers over 16 KiB,
- * malformed request lines) are answered here, as problem+json like every other error, and the
+ * Requests that Node's HTTP server rejects before Fastify sees them (headers over 16 KiB,
+ * malformed request lines, headers or a body that did not arrive in time) are answered here, as problem+json like every other error, and the
  * connection is closed: after a parse error the stream cannot be trusted.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
@@ -15,7 +15,9 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   const type =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? PROBLEM_TYPES.headersTooLarge
-      : PROBLEM_TYPES.malformedRequest;
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? PROBLEM_TYPES.requestTimeout
+        : PROBLEM_TYPES.malformedRequest;
   const status = PROBLEM_STATUSES[type];
   const body = JSON.stringify({ type, title: PROBLEM_TITLES[type], status });
   socket.end(

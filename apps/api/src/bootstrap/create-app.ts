@@ -13,6 +13,7 @@ import { REQUEST_ID_HEADER, requestIdFrom } from '../common/logging/request-id';
 import { createRootLogger } from '../common/logging/root-logger';
 import { RATE_LIMIT_HEADER_NAMES } from '../common/throttling/rate-limit-headers';
 import { type AppConfig } from '../config/app-config';
+import { prepareShutdown } from './graceful-shutdown';
 import { configureJsonBodies, BODY_LIMIT_BYTES } from './json-bodies';
 import { configureJsonReplies } from './json-replies';
 import { setUpOpenApi } from './openapi';
@@ -43,6 +44,19 @@ export async function createApp(
     genReqId: (request: IncomingMessage) => requestIdFrom(request.headers[REQUEST_ID_HEADER]),
     frameworkErrors: answerUnroutableUrl,
     clientErrorHandler: answerClientError,
+    // No client holds a connection forever: the headers and the whole body must arrive in
+    // time (answered 408 by answerClientError), idle connections are closed.
+    http: {
+      headersTimeout: config.http.headersTimeoutMs,
+      requestTimeout: config.http.requestTimeoutMs,
+      // Node checks those two deadlines on this interval, so it bounds how late they fire.
+      connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutMs),
+    },
+    requestTimeout: config.http.requestTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    connectionTimeout: config.http.idleTimeoutMs,
+    // Answered by graceful-shutdown.ts instead, as problem+json.
+    return503OnClosing: false,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     // Nest's own lines and every `new Logger(context)` go out as the same JSON lines.
@@ -54,6 +68,7 @@ export async function createApp(
 
   const fastify = app.getHttpAdapter().getInstance();
   trackRequests(fastify);
+  prepareShutdown(fastify);
   logEveryRequest(fastify, logger);
   configureJsonBodies(fastify);
   configureJsonReplies(fastify);

@@ -9,6 +9,7 @@ export interface AppConfig {
   readonly corsOrigins: true | readonly string[];
   readonly rateLimit: RateLimitConfig;
   readonly redis: RedisConfig;
+  readonly http: HttpConfig;
   /**
    * How far V8 lets the heap grow past what survived the last full collection, in percent;
    * 0 keeps V8's own heuristics. See apply-heap-growth.ts.
@@ -37,6 +38,20 @@ export interface DatabaseConfig {
   /** Upper bound for connecting, waiting for a pooled connection and running one statement. */
   readonly timeoutMs: number;
   readonly migrateOnStart: boolean;
+}
+
+/** Deadlines of the HTTP server: no client holds a connection or the shutdown forever. */
+export interface HttpConfig {
+  /** From a request's first byte until its headers are in. */
+  readonly headersTimeoutMs: number;
+  /** From a request's first byte until its whole body is in (a trickling body is cut off). */
+  readonly requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between two requests. */
+  readonly keepAliveTimeoutMs: number;
+  /** A connection on which nothing at all moves for this long is closed. */
+  readonly idleTimeoutMs: number;
+  /** After SIGTERM, how long requests in flight may take before the process exits anyway. */
+  readonly shutdownGraceMs: number;
 }
 
 export interface AuthConfig {

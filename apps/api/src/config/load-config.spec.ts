@@ -27,6 +27,13 @@ describe('loadConfig', () => {
       corsOrigins: true,
       rateLimit: { enabled: true, windowSeconds: 60, accountMax: 1200, anonymousMax: 30 },
       redis: { url: undefined, keyPrefix: 'layout:' },
+      http: {
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 5_000,
+        idleTimeoutMs: 60_000,
+        shutdownGraceMs: 10_000,
+      },
       heapGrowingPercent: 30,
       requireIfMatch: false,
     });
@@ -182,4 +189,10 @@ describe('loadConfig', () => {
       ]);
     },
   );
+
+  it('refuses a headers timeout longer than the request timeout', () => {
+    expect(() =>
+      loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '10000' }),
+    ).toThrow('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  });
 });

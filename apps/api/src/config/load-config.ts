@@ -51,10 +51,22 @@ export function loadConfig(env: Env = process.env): AppConfig {
         '1 to 64 characters of A-Z a-z 0-9 . _ : -',
       ),
     },
+    http: {
+      headersTimeoutMs: read.integer('HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+      requestTimeoutMs: read.integer('HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+      keepAliveTimeoutMs: read.integer('HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+      idleTimeoutMs: read.integer('HTTP_IDLE_TIMEOUT_MS', 60_000, 100, 3_600_000),
+      shutdownGraceMs: read.integer('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    },
     heapGrowingPercent: read.integer('HEAP_GROWING_PERCENT', 30, 0, 1000),
     requireIfMatch: read.boolean('REQUIRE_IF_MATCH', false),
   };
 
+  if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {
+    problems.push(
+      'HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
