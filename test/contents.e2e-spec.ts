@@ -107,6 +107,39 @@ describe('contents', () => {
     expect(given.body.data.provider).toBe('file');
   });
 
+  it('stores URLs normalised, so that they cannot break out of a CSS url()', async () => {
+    const breakout = 'https://e.com/a.png);background-image:url(javascript:alert(1)';
+    const stored = 'https://e.com/a.png%29;background-image:url%28javascript:alert%281%29';
+    const image = await create({
+      type: 'image',
+      style: { backgroundImage: breakout },
+      data: { url: 'https://en.wikipedia.org/wiki/File:Foo_(bar).png' },
+    });
+    expect(image.status).toBe(201);
+    expect(image.body.style.backgroundImage).toBe(stored);
+    expect(image.body.data.url).toBe('https://en.wikipedia.org/wiki/File:Foo_%28bar%29.png');
+    const video = await create({
+      type: 'video',
+      data: { url: 'HTTPS://WWW.YouTube.com/watch?v=a(b)' },
+    });
+    expect(video.body.data).toEqual({
+      url: 'https://www.youtube.com/watch?v=a%28b%29',
+      provider: 'youtube',
+    });
+    // The read answers the same (stored) form; sending it back changes nothing.
+    const read = await api.get(`${layout.contents}/${image.body._id}`, { token });
+    expect(read.body).toEqual(image.body);
+    const again = await api.put(
+      `${layout.contents}/${image.body._id}`,
+      { type: 'image', style: image.body.style, data: image.body.data },
+      { token },
+    );
+    expect(again.body).toEqual(image.body);
+    const refused = await create({ type: 'image', data: { url: 'https://a(b).com/x.png' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([{ pointer: '/data/url', detail: expect.any(String) }]);
+  });
+
   it('accepts a price quote', async () => {
     const data = {
       options: { currency: 'EUR' },

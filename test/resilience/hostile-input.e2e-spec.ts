@@ -3,7 +3,18 @@ import { Agent } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { startTestApp } from '../support/test-app';
-import { describeOutcome, JsonClient, send } from './support/http';
+import { describeOutcome, JsonClient, type Outcome, send } from './support/http';
+import {
+  BREAKS_OUT_OF_CSS_URL,
+  CSS_BREAKOUT_URLS,
+  DOCS_ESCAPES,
+  FOREIGN_CHARSET_BODIES,
+  INVALID_UTF8,
+  jsonStringWithBytes,
+  LEGITIMATE_URLS,
+  UNSTORABLE_URLS,
+  urlCandidate,
+} from './support/encodings-and-urls';
 import {
   CONTENT_ID,
   FOREIGN_CONTENT_ID,
@@ -140,6 +151,281 @@ describe(`hostile input to every operation (fast-check seed ${SEED}; FC_SEED=<n>
     agent?.destroy();
     await app?.close();
   }, 30_000);
+
+  // ---------------------------------------------------------------------------------------
+  // Targeted cases: each hostile write is checked like the generated ones (the owner's data is
+  // fingerprinted before and after a refusal), with the exact answer the contract gives.
+
+  const paths = () => {
+    const project = `/projects/${layout.project}`;
+    const block = `${project}/blocks/${layout.block}`;
+    const column = `${block}/rows/${layout.row}/columns/${layout.column}`;
+    return { project, block, column, contents: `${column}/contents` };
+  };
+
+  /** One write with the owner's token; a refused one must leave the owner's data as it was. */
+  async function hostileWrite(
+    method: string,
+    path: string,
+    body: string | Buffer,
+    contentType = 'application/json',
+  ): Promise<Extract<Outcome, { kind: 'answered' }>> {
+    const before = await snapshot();
+    const outcome = await send({
+      port,
+      method,
+      path,
+      headers: { authorization: `Bearer ${owner}`, 'content-type': contentType },
+      body,
+      timeoutMs: 20_000,
+    });
+    if (outcome.kind !== 'answered') {
+      throw new Error(`no complete response: ${method} ${path} → ${describeOutcome(outcome)}`);
+    }
+    if (outcome.status >= 400) {
+      expect(outcome.headers['content-type']).toMatch(/^application\/problem\+json/);
+      const after = await snapshot();
+      if (after !== before) {
+        throw new Error(`a refused write changed the data: ${method} ${path}\n${after}`);
+      }
+    }
+    return outcome;
+  }
+
+  const expectProblem = (outcome: { status: number; body: any }, status: number, type: string) =>
+    expect({ status: outcome.status, type: outcome.body?.type }).toEqual({ status, type });
+
+  describe('bodies in another charset than UTF-8, or not in UTF-8', () => {
+    it.each(FOREIGN_CHARSET_BODIES)(
+      'answers a body declared as %s with 415 and changes nothing',
+      async (_name, contentType, body) => {
+        expectProblem(
+          await hostileWrite('POST', '/projects', body, contentType),
+          415,
+          '/problems/unsupported-media-type',
+        );
+        const update = Buffer.from(
+          body.toString('latin1').replace('title', 'description'),
+          'latin1',
+        );
+        expectProblem(
+          await hostileWrite('PUT', paths().block, update, contentType),
+          415,
+          '/problems/unsupported-media-type',
+        );
+      },
+    );
+
+    it.each(INVALID_UTF8)(
+      'answers %s with 400 malformed-json and changes nothing',
+      async (_name, bytes) => {
+        for (const contentType of ['application/json', 'application/json; charset=utf-8']) {
+          expectProblem(
+            await hostileWrite(
+              'POST',
+              '/projects',
+              jsonStringWithBytes('title', bytes),
+              contentType,
+            ),
+            400,
+            '/problems/malformed-json',
+          );
+          expectProblem(
+            await hostileWrite(
+              'PUT',
+              paths().project,
+              jsonStringWithBytes('title', bytes),
+              contentType,
+            ),
+            400,
+            '/problems/malformed-json',
+          );
+        }
+      },
+    );
+
+    it('stores UTF-8 declared in any spelling exactly, U+FFFD and all', async () => {
+      const title = 'Caf\u00e9 \ud83d\ude00 \ufffd \u2028';
+      for (const contentType of [
+        'application/json; charset="UTF-8"',
+        'application/json;charset=utf-8',
+        'application/json; charset=utf8',
+      ]) {
+        const created = await hostileWrite(
+          'POST',
+          '/projects',
+          JSON.stringify({ title }),
+          contentType,
+        );
+        expect({ status: created.status, title: created.body.title }).toEqual({
+          status: 201,
+          title,
+        });
+        await client.expect(204, 'DELETE', `/projects/${created.body._id}`, undefined, owner);
+      }
+    });
+
+    it('drops a leading UTF-8 byte order mark', async () => {
+      const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"title":"BOM"}')]);
+      const created = await hostileWrite('POST', '/projects', body);
+      expect({ status: created.status, title: created.body.title }).toEqual({
+        status: 201,
+        title: 'BOM',
+      });
+      await client.expect(204, 'DELETE', `/projects/${created.body._id}`, undefined, owner);
+    });
+  });
+
+  describe('URLs that would break out of a CSS url()', () => {
+    /** Every URL member of the owner's tree under test that is not safe in CSS as it is. */
+    async function unsafeStoredUrls(): Promise<string[]> {
+      const tree = await client.expect(200, 'GET', paths().project, undefined, owner);
+      const found: string[] = [];
+      const check = (where: string, value: unknown) => {
+        if (value === undefined || value === '') return;
+        if (typeof value !== 'string' || BREAKS_OUT_OF_CSS_URL.test(value)) {
+          found.push(`${where}: ${JSON.stringify(value)}`);
+          return;
+        }
+        const url = new URL(value); // throws (and fails the test) for anything but a URL
+        if (url.protocol !== 'http:' && url.protocol !== 'https:') found.push(`${where}: ${value}`);
+      };
+      for (const block of tree.blocks) {
+        check(`block ${block._id} style`, block.style.backgroundImage);
+        for (const row of block.rows) {
+          for (const column of row.columns) {
+            for (const content of column.contents) {
+              check(`content ${content._id} style`, content.style.backgroundImage);
+              check(`content ${content._id} data`, content.data.url);
+            }
+          }
+        }
+      }
+      return found;
+    }
+
+    /** The four URL members, each written through the operation that sets it. */
+    const WRITES: ReadonlyArray<{
+      member: string;
+      pointer: string;
+      write: (url: string) => [method: string, path: string, body: unknown];
+      stored: (answer: any) => unknown;
+    }> = [
+      {
+        member: "a content style's backgroundImage",
+        pointer: '/style/backgroundImage',
+        write: (url) => [
+          'POST',
+          paths().contents,
+          { type: 'empty', style: { backgroundImage: url } },
+        ],
+        stored: (answer) => answer.style.backgroundImage,
+      },
+      {
+        member: "a block style's backgroundImage",
+        pointer: '/style/backgroundImage',
+        write: (url) => ['PUT', paths().block, { style: { backgroundImage: url } }],
+        stored: (answer) => answer.style.backgroundImage,
+      },
+      {
+        member: "an image's url",
+        pointer: '/data/url',
+        write: (url) => ['POST', paths().contents, { type: 'image', data: { url } }],
+        stored: (answer) => answer.data.url,
+      },
+      {
+        member: "a video's url",
+        pointer: '/data/url',
+        write: (url) => ['POST', paths().contents, { type: 'video', data: { url } }],
+        stored: (answer) => answer.data.url,
+      },
+      {
+        member: "an image's url in a column's contents",
+        pointer: '/contents/0/data/url',
+        write: (url) => ['PUT', paths().column, { contents: [{ type: 'image', data: { url } }] }],
+        stored: (answer) => answer.contents[0].data.url,
+      },
+    ];
+
+    afterAll(() => rebuild());
+
+    it.each(WRITES.map((write) => [write.member, write] as const))(
+      'stores %s in a form no url() can be broken out of',
+      async (_member, { write, stored }) => {
+        for (const url of CSS_BREAKOUT_URLS) {
+          const [method, path, body] = write(url);
+          const answer = await hostileWrite(method, path, JSON.stringify(body));
+          expect(answer.status).toBeLessThan(300);
+          const value = stored(answer.body) as string;
+          expect(value).not.toMatch(BREAKS_OUT_OF_CSS_URL);
+          expect(new URL(value).host).toBe(new URL(url).host);
+        }
+        expect(await unsafeStoredUrls()).toEqual([]);
+      },
+    );
+
+    it.each(WRITES.map((write) => [write.member, write] as const))(
+      'keeps legitimate URLs working in %s, percent-encoded where needed',
+      async (_member, { write, stored }) => {
+        for (const [url, expected] of LEGITIMATE_URLS) {
+          const [method, path, body] = write(url);
+          const answer = await hostileWrite(method, path, JSON.stringify(body));
+          expect({ status: answer.status < 300, stored: stored(answer.body) }).toEqual({
+            status: true,
+            stored: expected,
+          });
+        }
+      },
+    );
+
+    it.each(WRITES.map((write) => [write.member, write] as const))(
+      'refuses URLs in %s that have no safe form, with 400 and a pointer',
+      async (_member, { write, pointer }) => {
+        for (const url of UNSTORABLE_URLS) {
+          const [method, path, body] = write(url);
+          const answer = await hostileWrite(method, path, JSON.stringify(body));
+          expectProblem(answer, 400, '/problems/validation');
+          expect(answer.body.errors).toEqual([{ pointer, detail: expect.any(String) }]);
+        }
+      },
+    );
+
+    it('never stores a URL that breaks out of url(), whatever is sent (generated)', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.nat({ max: WRITES.length - 1 }), urlCandidate, async (index, url) => {
+          const [method, path, body] = WRITES[index].write(url);
+          const answer = await hostileWrite(method, path, JSON.stringify(body));
+          if (answer.status >= 400) expectProblem(answer, 400, '/problems/validation');
+          else expect(WRITES[index].stored(answer.body)).not.toMatch(BREAKS_OUT_OF_CSS_URL);
+          expect(await unsafeStoredUrls()).toEqual([]);
+        }),
+        { seed: SEED, numRuns: 40 },
+      );
+    }, 120_000);
+  });
+
+  describe('paths out of the explorer at /docs', () => {
+    it.each(DOCS_ESCAPES)('answers GET %s with 404 not-found and no file', async (path) => {
+      for (const method of ['GET', 'HEAD']) {
+        const outcome = await send({ port, method, path, timeoutMs: 20_000 });
+        if (outcome.kind !== 'answered') throw new Error(`${path}: ${describeOutcome(outcome)}`);
+        expect({ method, status: outcome.status }).toEqual({ method, status: 404 });
+        expect(outcome.headers['content-type']).toMatch(/^application\/problem\+json/);
+        if (method === 'GET') expect(outcome.body?.type).toBe('/problems/not-found');
+        expect(outcome.text).not.toMatch(/"(name|version|dependencies)"\s*:|root:|swagger-ui-dist/);
+      }
+    });
+
+    it('still serves the files the explorer page loads', async () => {
+      for (const path of ['/docs', '/docs/swagger-ui.css', '/docs/swagger-ui-bundle.js']) {
+        const outcome = await send({ port, method: 'GET', path, timeoutMs: 20_000 });
+        expect({
+          path,
+          status: outcome.kind === 'answered' ? outcome.status : outcome.kind,
+        }).toEqual({ path, status: 200 });
+      }
+    });
+  });
 
   it(
     'never answers 5xx, answers every 4xx as problem+json, and a rejected write changes nothing',

@@ -69,3 +69,14 @@ describe('UpdateBlockDto', () => {
     ]);
   });
 });
+
+describe('a block style’s backgroundImage', () => {
+  it('comes out of validation normalised, on create and on update', async () => {
+    const style = { backgroundImage: "https://e.com/a.png'),url('javascript:alert(1)" };
+    const stored = 'https://e.com/a.png%27%29,url%28%27javascript:alert%281%29';
+    const created = await validateBody(CreateBlockDto, { description: '', style });
+    const updated = await validateBody(UpdateBlockDto, { style });
+    expect(created.value?.style?.backgroundImage).toBe(stored);
+    expect(updated.value?.style?.backgroundImage).toBe(stored);
+  });
+});

@@ -172,3 +172,55 @@ describe('UpdateContentDto', () => {
     expect(result.value).toEqual(body);
   });
 });
+
+describe('URL members', () => {
+  const BREAKOUT = 'https://e.com/a.png);background-image:url(javascript:alert(1)';
+  const BREAKOUT_STORED = 'https://e.com/a.png%29;background-image:url%28javascript:alert%281%29';
+
+  it.each([
+    ['a style’s backgroundImage', { type: 'empty', style: { backgroundImage: BREAKOUT } }],
+    ['an image’s url', { type: 'image', data: { url: BREAKOUT } }],
+    ['a video’s url', { type: 'video', data: { url: BREAKOUT } }],
+  ])('come out of validation normalised: %s', async (_member, body) => {
+    for (const cls of [CreateContentDto, UpdateContentDto]) {
+      const result = await validateBody(cls, body);
+      expect(result.errors).toEqual([]);
+      const value = result.value as {
+        style?: { backgroundImage?: string };
+        data?: { url?: string };
+      };
+      expect(value.style?.backgroundImage ?? value.data?.url).toBe(BREAKOUT_STORED);
+    }
+  });
+
+  it('keep a legitimate URL with parentheses working, and a URL already normal as it is', async () => {
+    const result = await validateBody(CreateContentDto, {
+      type: 'image',
+      style: { backgroundImage: 'https://example.com/bg.jpg' },
+      data: { url: 'https://en.wikipedia.org/wiki/File:Foo_(bar).png' },
+    });
+    expect(result.value?.style?.backgroundImage).toBe('https://example.com/bg.jpg');
+    expect((result.value?.data as ImageDataDto).url).toBe(
+      'https://en.wikipedia.org/wiki/File:Foo_%28bar%29.png',
+    );
+  });
+
+  it('leave "" as no background image, and refuse what has no safe form', async () => {
+    expect(
+      (await validateBody(CreateContentDto, { type: 'empty', style: { backgroundImage: '' } }))
+        .value?.style?.backgroundImage,
+    ).toBe('');
+    const result = await validateBody(CreateContentDto, {
+      type: 'image',
+      style: { backgroundImage: 'https://a(b).com/x.png' },
+      data: { url: `https://example.com/${'é'.repeat(400)}` },
+    });
+    expect(result.errors).toEqual([
+      {
+        pointer: '/style/backgroundImage',
+        detail: 'must be "" or an absolute http or https URL of at most 2048 characters',
+      },
+      { pointer: '/data/url', detail: URL_DETAIL },
+    ]);
+  });
+});

@@ -10,7 +10,10 @@ import type { BackgroundRepeat } from './content-style';
 /** Style of a content. Every member is optional; a member left out keeps its default. */
 export class ContentStyleDto {
   /**
-   * `""` (no image) or an absolute http(s) URL of at most 2048 characters.
+   * `""` (no image) or an absolute http(s) URL of at most 2048 characters, also once stored.
+   * Stored normalised: in WHATWG URL form (`new URL(url).href`), with `(`, `)`, `'`, `"`, `\`,
+   * the backtick, `<` and `>` percent-encoded, so that it goes into a CSS `url()` as it is
+   * (`File:A_(b).png` is stored as `File:A_%28b%29.png`).
    * @example "https://example.com/background.jpg"
    */
   @MayBeOmitted()

@@ -4,7 +4,8 @@ import type { BackgroundRepeat } from './content-style';
 /** The complete style of a content, defaults filled in. */
 export class ContentStyleResponse {
   /**
-   * `""` (no image) or an absolute http(s) URL.
+   * `""` (no image) or an absolute http(s) URL in its stored form: without `(`, `)`, quotes,
+   * backslashes or whitespace, so that it goes into a CSS `url()` as it is.
    * @example ""
    */
   backgroundImage!: string;

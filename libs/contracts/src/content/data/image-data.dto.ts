@@ -7,7 +7,10 @@ import { MayBeOmitted } from '../../validation/may-be-omitted';
 /** Data of an `image` content. */
 export class ImageDataDto {
   /**
-   * Absolute http(s) URL of the image.
+   * Absolute http(s) URL of the image, at most 2048 characters, also once stored.
+   * Stored normalised: in WHATWG URL form (`new URL(url).href`), with `(`, `)`, `'`, `"`, `\`,
+   * the backtick, `<` and `>` percent-encoded, so that it goes into a CSS `url()` as it is
+   * (`File:A_(b).png` is stored as `File:A_%28b%29.png`).
    * @example "https://example.com/team.png"
    */
   @MayBeOmitted()
