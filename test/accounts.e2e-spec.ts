@@ -1,10 +1,71 @@
+import { jest } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
-import { Api, startTestApp } from './support/test-app';
+import { documentedResponseCheck } from './support/openapi-validator';
+import { Api, type Response, startTestApp } from './support/test-app';
 
 const password = 'a long enough password';
 const unique = (prefix: string) => `${prefix}-${randomBytes(5).toString('hex')}`;
+
+/** The fullwidth form (U+FF01..U+FF5E) of printable ASCII: `alice` becomes `ａｌｉｃｅ`. */
+const fullwidth = (ascii: string) =>
+  ascii.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
+
+/**
+ * POSTs JSON to the app from another loopback address (Linux routes all of 127.0.0.0/8 to the
+ * loopback interface), so that the server sees another client address; the answer is checked
+ * against the OpenAPI document like every answer the Api helper receives.
+ */
+async function postFrom(
+  app: NestFastifyApplication,
+  localAddress: string,
+  path: string,
+  body: unknown,
+): Promise<Response> {
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const assertDocumented = documentedResponseCheck(`http://127.0.0.1:${port}`);
+  const payload = JSON.stringify(body);
+  const received = await new Promise<Omit<Response, 'body'>>((resolve, reject) => {
+    const outgoing = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        localAddress,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(payload)),
+        },
+      },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('error', reject);
+        incoming.on('end', () => {
+          const headers: Record<string, string | undefined> = {};
+          for (const [name, value] of Object.entries(incoming.headers)) {
+            headers[name] = Array.isArray(value) ? value.join(', ') : value;
+          }
+          resolve({
+            status: incoming.statusCode ?? 0,
+            headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          });
+        });
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(payload);
+  });
+  await assertDocumented({ method: 'POST', url: path, ...received });
+  return { ...received, body: received.text === '' ? undefined : JSON.parse(received.text) };
+}
 
 describe('accounts and tokens', () => {
   let app: NestFastifyApplication;
@@ -89,26 +150,13 @@ describe('accounts and tokens', () => {
     });
     expect(wrongPassword.status).toBe(401);
     expect(unknownUser.status).toBe(401);
+    // RFC 9110: every 401 carries a challenge; the scheme of the tokens this operation issues.
+    expect(wrongPassword.headers['www-authenticate']).toBe('Bearer realm="layout"');
+    expect(unknownUser.headers['www-authenticate']).toBe('Bearer realm="layout"');
     const { instance: _a, ...first } = wrongPassword.body;
     const { instance: _b, ...second } = unknownUser.body;
     expect(first).toEqual(second);
     expect(first.type).toBe('/problems/invalid-credentials');
-  });
-
-  it('slows down repeated failures for one username with 429 and Retry-After', async () => {
-    const username = unique('eve');
-    await api.post('/accounts', { username, password });
-    const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) {
-      statuses.push(
-        (await api.post('/accounts/auth/token', { username, password: `guess-${i}-guess` })).status,
-      );
-    }
-    expect(statuses.slice(0, 10).every((status) => status === 401)).toBe(true);
-    const limited = await api.post('/accounts/auth/token', { username, password });
-    expect(limited.status).toBe(429);
-    expect(limited.body.type).toBe('/problems/rate-limited');
-    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
   });
 
   it('refuses an expired token with 401 invalid_token', async () => {
@@ -161,3 +209,232 @@ describe('accounts with sign-up switched off', () => {
     }
   });
 });
+
+describe('usernames (PRECIS UsernameCaseMapped, RFC 8265)', () => {
+  let app: NestFastifyApplication;
+  let api: Api;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    api = new Api(app);
+  });
+  afterAll(() => app.close());
+
+  it('takes " alice", "ALICE" and fullwidth "ａｌｉｃｅ" for alice: 409 on sign-up, a token for her account', async () => {
+    const alice = unique('alice');
+    const created = await api.post('/accounts', { username: alice, password });
+    expect(created.status).toBe(201);
+    const variants = [
+      ` ${alice}`,
+      alice.toUpperCase(),
+      fullwidth(alice),
+      `\u3000${fullwidth(alice.toUpperCase())}\t`,
+    ];
+    for (const username of variants) {
+      const signUp = await api.post('/accounts', { username, password });
+      expect(signUp.status).toBe(409);
+      expect(signUp.body.type).toBe('/problems/username-taken');
+
+      const token = await api.post('/accounts/auth/token', { username, password });
+      expect(token.status).toBe(200);
+      const me = await api.get('/accounts/auth/me', { token: token.body.token });
+      expect(me.body).toEqual({ _id: created.body._id, username: alice });
+    }
+  });
+
+  it('keeps the name trimmed and in NFKC, with its case', async () => {
+    const name = unique('Zoe');
+    const response = await api.post('/accounts', { username: ` ${fullwidth(name)}  `, password });
+    expect(response.status).toBe(201);
+    expect(response.body.username).toBe(name);
+  });
+
+  it.each([
+    ['a space inside', 'al ice'],
+    ['a no-break space inside', 'al\u00a0ice'],
+    ['a control character', 'alice\u0007'],
+    ['a zero-width space', 'ali\u200bce'],
+    ['fewer than 3 characters once trimmed', '  ab  '],
+  ])('refuses a username with %s: 400 at /username', async (_what, username) => {
+    const response = await api.post('/accounts', {
+      username: username.replace('alice', unique('alice')),
+      password,
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.type).toBe('/problems/validation');
+    expect(response.body.errors).toEqual([{ pointer: '/username', detail: expect.any(String) }]);
+  });
+
+  it('re-keys the accounts of before the rule, so that their owners sign in as they type (migration)', async () => {
+    const client = new Client({ connectionString: process.env.LAYOUT_TEST_DATABASE_URL });
+    await client.connect();
+    try {
+      /** An account as the service stored it before: the name as typed, NFC and lower case. */
+      const legacyAccount = async (typed: string, secret = password) => {
+        const created = await api.post('/accounts', {
+          username: unique('placeholder'),
+          password: secret,
+        });
+        expect(created.status).toBe(201);
+        await client.query('UPDATE accounts SET username = $2, username_key = $3 WHERE id = $1', [
+          created.body._id,
+          typed,
+          typed.normalize('NFC').toLowerCase(),
+        ]);
+        return created.body._id as string;
+      };
+      const keyOf = async (id: string) =>
+        (await client.query('SELECT username_key FROM accounts WHERE id = $1', [id])).rows[0]
+          .username_key as string;
+
+      const spaced = unique('spaced');
+      const spacedId = await legacyAccount(` ${spaced.toUpperCase()}`);
+      const wide = unique('wide');
+      const wideId = await legacyAccount(fullwidth(wide.toUpperCase()));
+      const greek = `${unique('greek')}-\u039f\u0394\u039f\u03a3`; // ends in a final sigma
+      const greekId = await legacyAccount(greek);
+      // Two accounts whose names become one: the one already holding the new key keeps it.
+      const twin = unique('twin');
+      const twinOlderId = await legacyAccount(` ${twin}`);
+      const twinNewer = await api.post('/accounts', {
+        username: twin,
+        password: 'the twin password',
+      });
+      expect(twinNewer.status).toBe(201);
+      // Neither holds it: the older one gets it.
+      const trio = unique('trio');
+      const trioOlderId = await legacyAccount(`${trio}\u00a0`);
+      const trioNewerId = await legacyAccount(fullwidth(trio));
+
+      await client.query('BEGIN');
+      await client.query(readFileSync(migrationFile('precis_usernames'), 'utf8'));
+      await client.query('COMMIT');
+
+      expect(await keyOf(spacedId)).toBe(spaced);
+      expect(await keyOf(wideId)).toBe(wide);
+      expect(await keyOf(greekId)).toBe(greek.toLowerCase());
+      expect(await keyOf(twinOlderId)).toBe(` ${twin}`);
+      expect(await keyOf(twinNewer.body._id)).toBe(twin);
+      expect(await keyOf(trioOlderId)).toBe(trio);
+      expect(await keyOf(trioNewerId)).toBe(fullwidth(trio));
+
+      for (const [typed, id] of [
+        [spaced, spacedId],
+        [` ${spaced.toUpperCase()}`, spacedId],
+        [fullwidth(wide), wideId],
+        [wide.toUpperCase(), wideId],
+        [greek.toUpperCase(), greekId],
+        [trio, trioOlderId],
+      ]) {
+        const token = await api.post('/accounts/auth/token', { username: typed, password });
+        expect(token.status).toBe(200);
+        const me = await api.get('/accounts/auth/me', { token: token.body.token });
+        expect(me.body._id).toBe(id);
+      }
+      const twinToken = await api.post('/accounts/auth/token', {
+        username: ` ${twin}`,
+        password: 'the twin password',
+      });
+      expect(twinToken.status).toBe(200);
+      expect((await api.get('/accounts/auth/me', { token: twinToken.body.token })).body._id).toBe(
+        twinNewer.body._id,
+      );
+      // The names are taken as the rule sees them.
+      expect((await api.post('/accounts', { username: spaced, password })).status).toBe(409);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
+describe('failed sign-ins', () => {
+  let app: NestFastifyApplication;
+  let api: Api;
+  let now: number;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    api = new Api(app);
+  });
+  afterAll(() => app.close());
+
+  // The server runs in this process: its clock is this one, stopped, and moved on by the tests.
+  beforeEach(() => {
+    now = Date.now();
+    jest.spyOn(Date, 'now').mockImplementation(() => now);
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  const token = (from: string, username: string, secret: string) =>
+    postFrom(app, from, '/accounts/auth/token', { username, password: secret });
+
+  function expectWait(response: Response, seconds: number) {
+    expect(response.status).toBe(429);
+    expect(response.body.type).toBe('/problems/rate-limited');
+    expect(response.headers['retry-after']).toBe(String(seconds));
+    expect(response.headers['www-authenticate']).toBeUndefined();
+  }
+
+  it('makes an address that keeps failing for one username wait, longer each time; the owner signs in from elsewhere', async () => {
+    const attacker = '127.0.0.2';
+    const victim = unique('victim');
+    const account = await api.post('/accounts', { username: victim, password });
+
+    for (let i = 0; i < 5; i += 1) {
+      expect((await token(attacker, victim, `guess number ${i}`)).status).toBe(401);
+    }
+    // Past the free failures every failure imposes a wait, twice as long as the one before;
+    // until it has passed, even the right password is refused.
+    for (const seconds of [1, 2, 4, 8]) {
+      expect((await token(attacker, victim, `guess after ${seconds}`)).status).toBe(401);
+      expectWait(await token(attacker, victim, password), seconds);
+      now += seconds * 1000 - 1;
+      expectWait(await token(attacker, victim, password), 1);
+      now += 1;
+    }
+
+    expect((await token(attacker, victim, 'one more guess')).status).toBe(401);
+    expectWait(await token(attacker, victim.toUpperCase(), password), 16);
+
+    // The owner, elsewhere, is not held back by any of it, nor is the attacker's own account.
+    const owner = await api.post('/accounts/auth/token', { username: victim, password });
+    expect(owner.status).toBe(200);
+    const me = await api.get('/accounts/auth/me', { token: owner.body.token });
+    expect(me.body._id).toBe(account.body._id);
+
+    const own = unique('own');
+    await api.post('/accounts', { username: own, password });
+    expect((await token(attacker, own, password)).status).toBe(200);
+
+    // Once the wait is over the right password works there too, and clears the count.
+    now += 16 * 1000;
+    expect((await token(attacker, victim, password)).status).toBe(200);
+    expect((await token(attacker, victim, 'a fresh mistake')).status).toBe(401);
+    expect((await token(attacker, victim, password)).status).toBe(200);
+  });
+
+  it('makes one address that sprays guesses over many usernames wait, for every username', async () => {
+    const sprayer = '127.0.0.3';
+    for (let i = 0; i < 20; i += 1) {
+      expect((await token(sprayer, unique(`target-${i}`), 'Summer2026!')).status).toBe(401);
+    }
+    const someone = unique('someone');
+    await api.post('/accounts', { username: someone, password });
+    expect((await token(sprayer, unique('target-20'), 'Summer2026!')).status).toBe(401);
+    expectWait(await token(sprayer, someone, password), 1);
+    now += 1000;
+    expect((await token(sprayer, unique('target-21'), 'Summer2026!')).status).toBe(401);
+    expectWait(await token(sprayer, someone, password), 2);
+
+    // Another address is not concerned.
+    expect((await token('127.0.0.4', someone, password)).status).toBe(200);
+  });
+});
+
+/** The migration.sql of the migration whose folder name ends in `_<name>`. */
+function migrationFile(name: string): string {
+  const directory = join(process.cwd(), 'prisma', 'migrations');
+  const folder = readdirSync(directory).find((entry) => entry.endsWith(`_${name}`));
+  if (!folder) throw new Error(`no migration named ${name} in ${directory}`);
+  return join(directory, folder, 'migration.sql');
+}

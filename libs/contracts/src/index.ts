@@ -17,7 +17,12 @@ export * from './validation/schema-hints';
 export { isPlainObject } from './validation/plain-object';
 export { isColumnSize, COLUMN_SIZE_DETAIL } from './validation/is-column-size';
 export { toColumnSize, COLUMN_SIZE_SCHEMA } from './validation/to-column-size';
-export { isHttpUrl, HTTP_URL_SCHEMA } from './validation/is-http-url';
+export {
+  isHttpUrl,
+  isNormalisedHttpUrl,
+  normaliseHttpUrl,
+  HTTP_URL_SCHEMA,
+} from './validation/is-http-url';
 export { isCssLength, CSS_LENGTH_UNITS } from './validation/css-length';
 export { isBackgroundSize } from './validation/is-background-size';
 export { isBackgroundPosition } from './validation/is-background-position';
@@ -28,6 +33,7 @@ export { isPosition } from './validation/is-position';
 export { findQuoteItemProblems, QUOTE_AMOUNT_KEYS } from './validation/quote-item-problems';
 export type { QuoteItemProblem } from './validation/quote-item-problems';
 
+export * from './account/username';
 export * from './account/sign-up.dto';
 export * from './account/token-request.dto';
 export * from './account/account.response';

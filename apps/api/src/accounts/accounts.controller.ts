@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Ip, Post, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   AccountResponse,
@@ -33,8 +33,10 @@ export class AccountsController {
   @ApiOperation({
     summary: 'Sign up',
     description:
-      'Creates an account; no token needed. Usernames are unique regardless of case. Then get ' +
-      'a token from `POST /accounts/auth/token`. Servers can switch sign-up off (404).',
+      'Creates an account; no token needed. The username is stored trimmed and in Unicode ' +
+      'NFKC, and is unique regardless of case and width (`Ada`, ` ada` and `ａｄａ` are one ' +
+      'name). Then get a token from `POST /accounts/auth/token`. Servers can switch sign-up ' +
+      'off (404).',
   })
   @ApiCreatedJsonResponse(AccountResponse, ACCOUNT_EXAMPLE, 'The new account.', {
     location: false,
@@ -60,19 +62,26 @@ export class AccountsController {
       'token needed. Send it as `Authorization: Bearer <token>` on every other operation. In ' +
       'this explorer: press "Try it out", run this operation, copy `token` from the answer, ' +
       'press **Authorize** (top of the page) and paste it; the explorer then sends it with ' +
-      'every request. Repeated failures for one username answer 429 for a while.',
+      'every request. The username is compared as at sign-up (trimmed, NFKC, any case). ' +
+      'After a few failures from one address, for one username or for any, each further ' +
+      'failure makes that address wait before its next attempt (429), longer every time.',
   })
   @ApiOkJsonResponse(TokenResponse, TOKEN_EXAMPLE, 'The token.')
   @ApiProblems(...BODY_PROBLEMS, 'invalidCredentials', ...COMMON_PROBLEMS, {
     rateLimited: {
       when:
-        'Too many failed sign-ins for this username (or too many requests from this address): ' +
-        'wait for `Retry-After` seconds before trying again.',
-      detail: 'Too many failed sign-ins for this username; try again later',
+        'Too many failed sign-ins from this address, for this username or for any (or too ' +
+        'many requests from it): wait for `Retry-After` seconds before trying again.',
+      detail: 'Too many failed sign-ins from this address; try again later',
     },
   })
-  async issueToken(@Body() body: TokenRequestDto): Promise<TokenResponse> {
-    return presentToken(await this.accounts.issueToken(body.username, body.password));
+  async issueToken(
+    @Body() body: TokenRequestDto,
+    @Ip() clientAddress: string,
+  ): Promise<TokenResponse> {
+    return presentToken(
+      await this.accounts.issueToken(body.username, body.password, clientAddress),
+    );
   }
 
   @Get('auth/me')

@@ -3,18 +3,21 @@ import { createHash } from 'node:crypto';
 import { jest } from '@jest/globals';
 import {
   InvalidCredentialsError,
+  RequestValidationError,
   SignUpDisabledError,
   TooManyLoginAttemptsError,
 } from '../common/errors';
 import { type AppConfig } from '../config/app-config';
 import { hashAccessToken } from './access-token';
 import { type AccountCredentials, type AccountsRepository } from './accounts.repository';
-import { AccountsService, usernameKey } from './accounts.service';
-import { LoginAttemptLimiter } from './login-attempt-limiter';
+import { AccountsService } from './accounts.service';
+import { type LoginAttempt, LoginAttemptLimiter } from './login-attempt-limiter';
 import { PasswordHasher } from './password-hasher';
 
 const PASSWORD = 'correct horse battery staple';
 const NOW = Date.parse('2025-03-01T12:00:00Z');
+const ADDRESS = '203.0.113.7';
+const ALICE_HERE: LoginAttempt = { usernameKey: 'alice', address: ADDRESS };
 
 function configWith(auth: Partial<AppConfig['auth']> = {}): AppConfig {
   const defaults = loadConfig({});
@@ -63,10 +66,10 @@ describe('AccountsService', () => {
       expect(repository.create).not.toHaveBeenCalled();
     });
 
-    it('stores the NFC username, its case-insensitive key and a scrypt hash, never the password', async () => {
+    it('stores the normalised username, its key and a scrypt hash, never the password', async () => {
       const record = { id: 'acc-2', username: 'Café', createdAt: new Date() };
       repository.create.mockResolvedValue(record);
-      await expect(serviceWith().signUp('CAFE\u0301', PASSWORD)).resolves.toBe(record);
+      await expect(serviceWith().signUp(' \uff23AFE\u0301 ', PASSWORD)).resolves.toBe(record);
 
       expect(repository.create).toHaveBeenCalledTimes(1);
       const [username, key, passwordHash] = repository.create.mock.calls[0];
@@ -76,6 +79,20 @@ describe('AccountsService', () => {
       expect(passwordHash).not.toContain(PASSWORD);
       await expect(hasher.verify(PASSWORD, passwordHash)).resolves.toBe(true);
     });
+
+    it.each(['al ice', 'alice\u0007', 'ab'])(
+      'refuses %j with a validation error at /username, creating nothing',
+      async (username) => {
+        const refusal = await serviceWith()
+          .createAccount(username, PASSWORD)
+          .catch((caught: unknown) => caught);
+        expect(refusal).toBeInstanceOf(RequestValidationError);
+        expect((refusal as RequestValidationError).errors).toEqual([
+          { pointer: '/username', detail: expect.any(String) },
+        ]);
+        expect(repository.create).not.toHaveBeenCalled();
+      },
+    );
 
     it('lets operators create accounts when sign-up is switched off', async () => {
       const record = { id: 'acc-3', username: 'ops', createdAt: new Date() };
@@ -91,7 +108,11 @@ describe('AccountsService', () => {
       repository.findCredentials.mockResolvedValue(credentials);
       const service = serviceWith(configWith({ tokenTtlSeconds: 900 }));
 
-      const { token, expiresInSeconds } = await service.issueToken('ALICE', PASSWORD);
+      const { token, expiresInSeconds } = await service.issueToken(
+        ' ＡＬＩＣＥ',
+        PASSWORD,
+        ADDRESS,
+      );
 
       expect(expiresInSeconds).toBe(900);
       expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -110,51 +131,70 @@ describe('AccountsService', () => {
     it('issues a different token each time', async () => {
       repository.findCredentials.mockResolvedValue(credentials);
       const service = serviceWith();
-      const first = await service.issueToken('alice', PASSWORD);
-      const second = await service.issueToken('alice', PASSWORD);
+      const first = await service.issueToken('alice', PASSWORD, ADDRESS);
+      const second = await service.issueToken('alice', PASSWORD, ADDRESS);
       expect(first.token).not.toBe(second.token);
     });
 
     it('throws InvalidCredentialsError for a wrong password and stores no token', async () => {
       repository.findCredentials.mockResolvedValue(credentials);
+      const attempt = jest.spyOn(limiter, 'recordAttempt');
       const failure = jest.spyOn(limiter, 'recordFailure');
-      await expect(serviceWith().issueToken('Alice', 'wrong password')).rejects.toBeInstanceOf(
-        InvalidCredentialsError,
-      );
+      await expect(
+        serviceWith().issueToken('Alice', 'wrong password', ADDRESS),
+      ).rejects.toBeInstanceOf(InvalidCredentialsError);
       expect(repository.storeAccessToken).not.toHaveBeenCalled();
-      expect(failure).toHaveBeenCalledWith('alice');
+      expect(attempt).toHaveBeenCalledWith(ALICE_HERE);
+      expect(failure).toHaveBeenCalledWith(ALICE_HERE);
     });
 
     it('throws the same InvalidCredentialsError for an unknown username', async () => {
       repository.findCredentials.mockResolvedValue(null);
       const failure = jest.spyOn(limiter, 'recordFailure');
       const unknown = await serviceWith()
-        .issueToken('nobody', PASSWORD)
+        .issueToken('nobody', PASSWORD, ADDRESS)
         .catch((caught: unknown) => caught);
       expect(unknown).toBeInstanceOf(InvalidCredentialsError);
       expect((unknown as Error).message).toBe(new InvalidCredentialsError().message);
       expect(repository.storeAccessToken).not.toHaveBeenCalled();
-      expect(failure).toHaveBeenCalledWith('nobody');
+      expect(failure).toHaveBeenCalledWith({ usernameKey: 'nobody', address: ADDRESS });
     });
 
-    it('refuses with TooManyLoginAttemptsError after 10 failures, before checking anything', async () => {
-      for (let i = 0; i < 10; i += 1) limiter.recordFailure('alice');
+    it('makes the address wait once its failures are past the free ones, before checking anything', async () => {
       repository.findCredentials.mockResolvedValue(credentials);
-      const error = await serviceWith()
-        .issueToken('ALICE', PASSWORD)
+      const service = serviceWith();
+      const outcomes: unknown[] = [];
+      for (let i = 0; i < 7; i += 1) {
+        outcomes.push(
+          await service
+            .issueToken('ALICE', `guess ${i}`, ADDRESS)
+            .catch((caught: unknown) => caught),
+        );
+      }
+      expect(outcomes.slice(0, 6).every((o) => o instanceof InvalidCredentialsError)).toBe(true);
+      expect(outcomes[6]).toBeInstanceOf(TooManyLoginAttemptsError);
+      expect(repository.findCredentials).toHaveBeenCalledTimes(6);
+
+      const error = await service
+        .issueToken('alice', PASSWORD, ADDRESS)
         .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(TooManyLoginAttemptsError);
       expect((error as TooManyLoginAttemptsError).retryAfterSeconds).toBeGreaterThan(0);
-      expect(repository.findCredentials).not.toHaveBeenCalled();
+      expect(repository.findCredentials).toHaveBeenCalledTimes(6);
       expect(repository.storeAccessToken).not.toHaveBeenCalled();
+
+      // The owner, elsewhere, is not held back by them.
+      await expect(service.issueToken('alice', PASSWORD, '198.51.100.9')).resolves.toMatchObject({
+        expiresInSeconds: 3600,
+      });
     });
 
-    it('resets the failure count on success', async () => {
-      for (let i = 0; i < 9; i += 1) limiter.recordFailure('alice');
+    it('clears the count of the username at that address on success', async () => {
+      for (let i = 0; i < 5; i += 1) limiter.recordAttempt(ALICE_HERE);
       repository.findCredentials.mockResolvedValue(credentials);
-      await serviceWith().issueToken('Alice', PASSWORD);
-      for (let i = 0; i < 9; i += 1) limiter.recordFailure('alice');
-      expect(() => limiter.assertAllowed('alice')).not.toThrow();
+      await serviceWith().issueToken('Alice', PASSWORD, ADDRESS);
+      for (let i = 0; i < 5; i += 1) limiter.recordAttempt(ALICE_HERE);
+      expect(() => limiter.assertAllowed(ALICE_HERE)).not.toThrow();
     });
 
     // Each attempt is counted before the (slow) password check, so a burst of parallel guesses
@@ -172,13 +212,14 @@ describe('AccountsService', () => {
       );
       const outcomes = await Promise.all(
         Array.from({ length: 30 }, () =>
-          service.issueToken('alice', 'guess').catch((caught: unknown) => caught),
+          service.issueToken('alice', 'guess', ADDRESS).catch((caught: unknown) => caught),
         ),
       );
       const guessesChecked = outcomes.filter(
         (outcome) => outcome instanceof InvalidCredentialsError,
       );
-      expect(guessesChecked.length).toBeLessThanOrEqual(10);
+      // The free failures, and the first one past them, which imposes the first wait.
+      expect(guessesChecked.length).toBeLessThanOrEqual(6);
     });
   });
 
@@ -222,21 +263,5 @@ describe('AccountsService', () => {
       repository.findByAccessToken.mockResolvedValue(null);
       await expect(serviceWith().authenticate('nope')).resolves.toBeNull();
     });
-  });
-});
-
-describe('usernameKey', () => {
-  it('is the same whatever the case', () => {
-    expect(usernameKey('Alice')).toBe('alice');
-    expect(usernameKey('ALICE')).toBe(usernameKey('alice'));
-    expect(usernameKey('aLiCe@Example.COM')).toBe('alice@example.com');
-  });
-
-  it('is the same for composed and decomposed forms of one name', () => {
-    expect(usernameKey('Cafe\u0301')).toBe(usernameKey('CAF\u00c9'));
-  });
-
-  it('tells different names apart', () => {
-    expect(usernameKey('alice')).not.toBe(usernameKey('alicia'));
   });
 });

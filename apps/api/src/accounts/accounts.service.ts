@@ -5,17 +5,13 @@ import { hashAccessToken, newAccessToken } from './access-token';
 import { AccessTokenCache } from './access-token-cache';
 import { type AccountRecord, AccountsRepository } from './accounts.repository';
 import { type AuthenticatedAccount } from '../common/auth/authenticated-account';
-import { LoginAttemptLimiter } from './login-attempt-limiter';
+import { type LoginAttempt, LoginAttemptLimiter } from './login-attempt-limiter';
 import { PasswordHasher } from './password-hasher';
+import { usernameForNewAccount, usernameKey } from './username';
 
 export interface IssuedToken {
   token: string;
   expiresInSeconds: number;
-}
-
-/** Usernames are unique regardless of case; the key is what the unique index sees. */
-export function usernameKey(username: string): string {
-  return username.normalize('NFC').toLowerCase();
 }
 
 @Injectable()
@@ -33,24 +29,36 @@ export class AccountsService {
     return this.createAccount(username, password);
   }
 
-  /** Also used by the operators' command, which works when sign-up is switched off. */
+  /**
+   * Also used by the operators' command, which works when sign-up is switched off. Stores the
+   * username normalised (see username.ts) with its key, which the unique index compares.
+   */
   async createAccount(username: string, password: string): Promise<AccountRecord> {
+    const normalized = usernameForNewAccount(username);
     const passwordHash = await this.hasher.hash(password);
-    return this.accounts.create(username.normalize('NFC'), usernameKey(username), passwordHash);
+    return this.accounts.create(normalized.username, normalized.key, passwordHash);
   }
 
-  async issueToken(username: string, password: string): Promise<IssuedToken> {
-    const key = usernameKey(username);
-    this.limiter.assertAllowed(key);
-    // Counted as a failure before the slow check, so that parallel guesses cannot all pass the
-    // limit while their hashes are computed; a success clears the count.
-    this.limiter.recordFailure(key);
-    const account = await this.accounts.findCredentials(key);
+  /** `clientAddress` is the address the request came from, for the failure counts. */
+  async issueToken(
+    username: string,
+    password: string,
+    clientAddress: string | undefined,
+  ): Promise<IssuedToken> {
+    const attempt: LoginAttempt = { usernameKey: usernameKey(username), address: clientAddress };
+    this.limiter.assertAllowed(attempt);
+    // Counted before the slow check, so that parallel guesses cannot all pass the limit while
+    // their hashes are computed; a success takes it back.
+    this.limiter.recordAttempt(attempt);
+    const account = await this.accounts.findCredentials(attempt.usernameKey);
     const valid = account
       ? await this.hasher.verify(password, account.passwordHash)
       : await this.hasher.verifyAgainstNothing(password);
-    if (!account || !valid) throw new InvalidCredentialsError();
-    this.limiter.recordSuccess(key);
+    if (!account || !valid) {
+      this.limiter.recordFailure(attempt);
+      throw new InvalidCredentialsError();
+    }
+    this.limiter.recordSuccess(attempt);
 
     const token = newAccessToken();
     const ttl = this.config.auth.tokenTtlSeconds;

@@ -3,10 +3,14 @@ import { Logger } from '@nestjs/common';
 import { TooManyLoginAttemptsError } from '../common/errors';
 import { type CounterStore } from '../common/counters/counter-store';
 import { MemoryCounterStore } from '../common/counters/memory-counter-store';
-import { LoginAttemptLimiter } from './login-attempt-limiter';
+import { type LoginAttempt, LoginAttemptLimiter } from './login-attempt-limiter';
 
 const START = Date.parse('2025-03-01T12:00:00Z');
-const MINUTE = 60 * 1000;
+const SECOND = 1000;
+
+const ATTACKER = '203.0.113.66';
+const OWNER = '198.51.100.9';
+const at = (address: string, usernameKey = 'alice'): LoginAttempt => ({ usernameKey, address });
 
 /** Writes are asynchronous: let them land. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -36,40 +40,56 @@ describe('LoginAttemptLimiter with shared counters (two instances)', () => {
 
   afterEach(() => jest.restoreAllMocks());
 
-  async function failOn(limiter: LoginAttemptLimiter, times: number) {
+  /** Failed sign-ins as a token request makes them: refresh, check, count, fail. */
+  async function failOn(limiter: LoginAttemptLimiter, attempt: LoginAttempt, times: number) {
     for (let i = 0; i < times; i += 1) {
-      await limiter.refresh('alice');
-      limiter.assertAllowed('alice');
-      limiter.recordFailure('alice');
+      await limiter.refresh(attempt);
+      limiter.assertAllowed(attempt);
+      limiter.recordAttempt(attempt);
+      await settle();
+      limiter.recordFailure(attempt);
       await settle();
     }
   }
 
-  it('refuses on every instance once the failures of all add up to 10', async () => {
+  async function retryAfter(limiter: LoginAttemptLimiter, attempt: LoginAttempt) {
+    await limiter.refresh(attempt);
+    try {
+      limiter.assertAllowed(attempt);
+      return undefined;
+    } catch (error) {
+      expect(error).toBeInstanceOf(TooManyLoginAttemptsError);
+      return (error as TooManyLoginAttemptsError).retryAfterSeconds;
+    }
+  }
+
+  it('adds up the failures of every instance, and every instance makes the address wait', async () => {
     const { store } = sharedStore();
     const first = new LoginAttemptLimiter(store);
     const second = new LoginAttemptLimiter(store);
-    await failOn(first, 5);
-    await failOn(second, 5);
+    await failOn(first, at(ATTACKER), 3);
+    await failOn(second, at(ATTACKER), 2);
+    expect(await retryAfter(first, at(ATTACKER))).toBeUndefined();
+    // The sixth failure in all, the third on the second instance.
+    await failOn(second, at(ATTACKER), 1);
     for (const limiter of [first, second]) {
-      await limiter.refresh('alice');
-      expect(() => limiter.assertAllowed('alice')).toThrow(TooManyLoginAttemptsError);
+      expect(await retryAfter(limiter, at(ATTACKER))).toBe(1);
+      expect(await retryAfter(limiter, at(OWNER))).toBeUndefined();
     }
+    now += SECOND;
+    await failOn(first, at(ATTACKER), 1);
+    expect(await retryAfter(second, at(ATTACKER))).toBe(2);
   });
 
-  it('tells the seconds left in the window opened by the first failure, wherever it was', async () => {
+  it("counts an address's failures over all usernames on every instance", async () => {
     const { store } = sharedStore();
     const first = new LoginAttemptLimiter(store);
     const second = new LoginAttemptLimiter(store);
-    await failOn(first, 1);
-    now += 5 * MINUTE;
-    await failOn(second, 9);
-    await second.refresh('alice');
-    try {
-      second.assertAllowed('alice');
-      throw new Error('expected a refusal');
-    } catch (error) {
-      expect((error as TooManyLoginAttemptsError).retryAfterSeconds).toBe(10 * 60);
+    for (let i = 0; i < 21; i += 1) {
+      await failOn(i % 2 === 0 ? first : second, at(ATTACKER, `user-${i}`), 1);
+    }
+    for (const limiter of [first, second]) {
+      expect(await retryAfter(limiter, at(ATTACKER, 'someone-new'))).toBe(1);
     }
   });
 
@@ -77,22 +97,34 @@ describe('LoginAttemptLimiter with shared counters (two instances)', () => {
     const { store } = sharedStore();
     const first = new LoginAttemptLimiter(store);
     const second = new LoginAttemptLimiter(store);
-    await failOn(first, 9);
-    second.recordSuccess('alice');
+    await failOn(first, at(ATTACKER), 5);
+    await second.refresh(at(ATTACKER));
+    second.recordAttempt(at(ATTACKER));
+    second.recordSuccess(at(ATTACKER));
     await settle();
-    await failOn(first, 9);
-    await first.refresh('alice');
-    expect(() => first.assertAllowed('alice')).not.toThrow();
+    await failOn(first, at(ATTACKER), 5);
+    expect(await retryAfter(first, at(ATTACKER))).toBeUndefined();
+  });
+
+  it('an answer that comes back after a success does not bring the count back', async () => {
+    const { store } = sharedStore();
+    const limiter = new LoginAttemptLimiter(store);
+    await failOn(limiter, at(ATTACKER), 5);
+    // The sixth attempt's count is on its way when the password turns out right.
+    limiter.recordAttempt(at(ATTACKER));
+    limiter.recordSuccess(at(ATTACKER));
+    await settle();
+    await settle();
+    expect(await retryAfter(limiter, at(ATTACKER))).toBeUndefined();
   });
 
   it('while the shared store is down, each instance goes on with its own count', async () => {
     const { store, state } = sharedStore();
     const limiter = new LoginAttemptLimiter(store);
-    await failOn(limiter, 4);
+    await failOn(limiter, at(ATTACKER), 4);
     state.up = false;
-    await failOn(limiter, 6);
-    await limiter.refresh('alice');
-    expect(() => limiter.assertAllowed('alice')).toThrow(TooManyLoginAttemptsError);
+    await failOn(limiter, at(ATTACKER), 2);
+    expect(await retryAfter(limiter, at(ATTACKER))).toBe(1);
   });
 
   it('does not keep usernames in the shared store', async () => {
@@ -100,13 +132,18 @@ describe('LoginAttemptLimiter with shared counters (two instances)', () => {
     const store: CounterStore = {
       increment: (key) => {
         keys.push(key);
-        return Promise.resolve({ count: 1, resetInMs: 15 * MINUTE });
+        return Promise.resolve({ count: 1, resetInMs: 60 * 60 * SECOND });
       },
       peek: () => Promise.resolve(undefined),
       reset: () => Promise.resolve(),
     };
-    new LoginAttemptLimiter(store).recordFailure('alice@example.com');
+    const limiter = new LoginAttemptLimiter(store);
+    limiter.recordAttempt(at(ATTACKER, 'alice@example.com'));
+    limiter.recordFailure(at(ATTACKER, 'alice@example.com'));
     await settle();
-    expect(keys).toEqual([expect.stringMatching(/^login-failures:[0-9a-f]{64}$/)]);
+    expect(keys).toEqual([
+      expect.stringMatching(/^login-failures:pair:[0-9a-f]{64}$/),
+      `login-failures:address:${ATTACKER}`,
+    ]);
   });
 });

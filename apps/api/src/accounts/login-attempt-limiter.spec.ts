@@ -1,9 +1,32 @@
 import { jest } from '@jest/globals';
 import { TooManyLoginAttemptsError } from '../common/errors';
-import { LoginAttemptLimiter } from './login-attempt-limiter';
+import { type LoginAttempt, LoginAttemptLimiter, waitAfterFailures } from './login-attempt-limiter';
 
 const START = Date.parse('2025-03-01T12:00:00Z');
-const MINUTE = 60 * 1000;
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+const ATTACKER = '203.0.113.66';
+const OWNER = '198.51.100.9';
+const at = (address: string, usernameKey = 'alice'): LoginAttempt => ({ usernameKey, address });
+
+describe('waitAfterFailures', () => {
+  it('is nothing for the free failures, then doubles from one second up to 15 minutes', () => {
+    expect([1, 2, 3, 4, 5].map((n) => waitAfterFailures(n, 5))).toEqual([0, 0, 0, 0, 0]);
+    expect([6, 7, 8, 9, 10, 11].map((n) => waitAfterFailures(n, 5))).toEqual([
+      1 * SECOND,
+      2 * SECOND,
+      4 * SECOND,
+      8 * SECOND,
+      16 * SECOND,
+      32 * SECOND,
+    ]);
+    expect(waitAfterFailures(15, 5)).toBe(512 * SECOND);
+    expect(waitAfterFailures(16, 5)).toBe(15 * MINUTE);
+    expect(waitAfterFailures(10_000, 5)).toBe(15 * MINUTE);
+  });
+});
 
 describe('LoginAttemptLimiter', () => {
   let now: number;
@@ -17,54 +40,122 @@ describe('LoginAttemptLimiter', () => {
 
   afterEach(() => jest.restoreAllMocks());
 
-  const fail = (key: string, times: number) => {
-    for (let i = 0; i < times; i += 1) limiter.recordFailure(key);
+  /** Failed sign-ins as the service records them: counted before the check, then failed. */
+  const fail = (attempt: LoginAttempt, times = 1) => {
+    for (let i = 0; i < times; i += 1) {
+      limiter.recordAttempt(attempt);
+      limiter.recordFailure(attempt);
+    }
   };
 
-  function refusal(key: string): TooManyLoginAttemptsError {
+  function retryAfter(attempt: LoginAttempt): number | undefined {
     try {
-      limiter.assertAllowed(key);
+      limiter.assertAllowed(attempt);
+      return undefined;
     } catch (error) {
       expect(error).toBeInstanceOf(TooManyLoginAttemptsError);
-      return error as TooManyLoginAttemptsError;
+      return (error as TooManyLoginAttemptsError).retryAfterSeconds;
     }
-    throw new Error('expected the attempt to be refused');
   }
 
-  it('allows 9 failures', () => {
-    fail('alice', 9);
-    expect(() => limiter.assertAllowed('alice')).not.toThrow();
+  it('lets 5 failures of one username at one address pass without a wait', () => {
+    fail(at(ATTACKER), 5);
+    expect(retryAfter(at(ATTACKER))).toBeUndefined();
   });
 
-  it('refuses after 10 failures, with the seconds left in the 15-minute window', () => {
-    fail('alice', 10);
-    expect(refusal('alice').retryAfterSeconds).toBe(15 * 60);
-    now += 5 * MINUTE;
-    expect(refusal('alice').retryAfterSeconds).toBe(10 * 60);
-    now += 10 * MINUTE - 300;
-    expect(refusal('alice').retryAfterSeconds).toBe(1);
+  it('makes every further failure wait twice as long as the one before, up to 15 minutes', () => {
+    fail(at(ATTACKER), 5);
+    const waits: number[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      fail(at(ATTACKER));
+      const seconds = retryAfter(at(ATTACKER));
+      if (seconds === undefined) throw new Error('expected a wait');
+      waits.push(seconds);
+      now += seconds * SECOND;
+      expect(retryAfter(at(ATTACKER))).toBeUndefined();
+    }
+    expect(waits).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 900, 900]);
   });
 
-  it('allows attempts again once the window has passed', () => {
-    fail('alice', 10);
-    now += 15 * MINUTE;
-    expect(() => limiter.assertAllowed('alice')).not.toThrow();
-    fail('alice', 9);
-    expect(() => limiter.assertAllowed('alice')).not.toThrow();
+  it('tells the seconds left of the wait', () => {
+    fail(at(ATTACKER), 9); // the fourth past the free ones: 8 s
+    expect(retryAfter(at(ATTACKER))).toBe(8);
+    now += 5 * SECOND + 1;
+    expect(retryAfter(at(ATTACKER))).toBe(3);
+    now += 3 * SECOND - 1;
+    expect(retryAfter(at(ATTACKER))).toBeUndefined();
   });
 
-  it('a success resets the count', () => {
-    fail('alice', 9);
-    limiter.recordSuccess('alice');
-    fail('alice', 9);
-    expect(() => limiter.assertAllowed('alice')).not.toThrow();
-    fail('alice', 1);
-    expect(refusal('alice').retryAfterSeconds).toBeGreaterThan(0);
+  it('never makes the owner wait at another address for failures on his username', () => {
+    fail(at(ATTACKER), 16);
+    expect(retryAfter(at(ATTACKER))).toBe(15 * 60);
+    expect(retryAfter(at(OWNER))).toBeUndefined();
+    // Nor anyone else at the attacker's address, until it has failed too often for any name.
+    expect(retryAfter(at(ATTACKER, 'bob'))).toBeUndefined();
   });
 
-  it('counts each username on its own', () => {
-    fail('alice', 10);
-    expect(() => limiter.assertAllowed('bob')).not.toThrow();
-    expect(refusal('alice').retryAfterSeconds).toBeGreaterThan(0);
+  it('counts an IPv6 client by its /64, an IPv4-mapped one as IPv4', () => {
+    fail(at('2001:db8:1:2::1'), 6);
+    expect(retryAfter(at('2001:db8:1:2:ffff::9'))).toBe(1);
+    expect(retryAfter(at('2001:db8:1:3::1'))).toBeUndefined();
+    fail(at('::ffff:203.0.113.7'), 6);
+    expect(retryAfter(at('203.0.113.7'))).toBe(1);
+  });
+
+  it('makes one address spraying many usernames wait once it has failed 20 times in all', () => {
+    for (let i = 0; i < 20; i += 1) fail(at(ATTACKER, `user-${i}`));
+    expect(retryAfter(at(ATTACKER, 'someone-new'))).toBeUndefined();
+    fail(at(ATTACKER, 'user-20'));
+    expect(retryAfter(at(ATTACKER, 'someone-new'))).toBe(1);
+    now += SECOND;
+    fail(at(ATTACKER, 'user-21'));
+    expect(retryAfter(at(ATTACKER, 'someone-new'))).toBe(2);
+    // Other addresses go on.
+    expect(retryAfter(at(OWNER, 'someone-new'))).toBeUndefined();
+  });
+
+  it("does not clear the address's count on a success, only the username's there", () => {
+    for (let i = 0; i < 20; i += 1) fail(at(ATTACKER, `user-${i}`));
+    limiter.recordAttempt(at(ATTACKER, 'own-account'));
+    limiter.recordSuccess(at(ATTACKER, 'own-account'));
+    fail(at(ATTACKER, 'user-20'));
+    expect(retryAfter(at(ATTACKER, 'own-account'))).toBe(1);
+  });
+
+  it('a success clears the count of the username at that address', () => {
+    fail(at(ATTACKER), 5);
+    limiter.recordAttempt(at(ATTACKER));
+    limiter.recordSuccess(at(ATTACKER));
+    fail(at(ATTACKER), 5);
+    expect(retryAfter(at(ATTACKER))).toBeUndefined();
+    fail(at(ATTACKER));
+    expect(retryAfter(at(ATTACKER))).toBe(1);
+  });
+
+  it("forgets an address's failures after an hour, a username's there after a day", () => {
+    fail(at(ATTACKER, 'alice'), 5);
+    for (let i = 0; i < 15; i += 1) fail(at(ATTACKER, `user-${i}`));
+    now += HOUR;
+    // Both start again from nothing at the address; alice's five there are still remembered.
+    fail(at(ATTACKER, 'alice'));
+    expect(retryAfter(at(ATTACKER, 'alice'))).toBe(1);
+    for (let i = 0; i < 19; i += 1) fail(at(ATTACKER, `other-${i}`));
+    expect(retryAfter(at(ATTACKER, 'someone-new'))).toBeUndefined();
+
+    now += 23 * HOUR;
+    fail(at(ATTACKER, 'alice'), 5);
+    expect(retryAfter(at(ATTACKER, 'alice'))).toBeUndefined();
+  });
+
+  it('keeps a wait that outlasts the window of failures that imposed it', () => {
+    fail(at(ATTACKER), 5);
+    now += 24 * HOUR - 10 * SECOND;
+    fail(at(ATTACKER), 6); // past the free ones: 32 s, beyond the window's end
+    now += 20 * SECOND;
+    expect(retryAfter(at(ATTACKER))).toBe(12);
+    now += 12 * SECOND;
+    // Then the count starts again.
+    fail(at(ATTACKER), 5);
+    expect(retryAfter(at(ATTACKER))).toBeUndefined();
   });
 });

@@ -1,6 +1,8 @@
 // `npm run accounts:create -- <username>`: creates an account even when sign-up is switched
 // off. The password is read from standard input, so it never shows in a process list or a
-// shell history: `printf '%s' "$PASSWORD" | npm run accounts:create -- alice`.
+// shell history: `printf '%s' "$PASSWORD" | npm run accounts:create -- alice`. The username is
+// checked and normalised exactly as at sign-up (SignUpDto, then AccountsService.createAccount:
+// trimmed, NFKC, unique regardless of case), and printed as stored.
 import { existsSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import { validateBody, SignUpDto } from '@layout/contracts';

@@ -3,11 +3,13 @@ import { SignUpDto } from './sign-up.dto';
 import { TokenRequestDto } from './token-request.dto';
 
 describe('SignUpDto', () => {
-  it('accepts a username of 3..254 and a password of 8..256 characters', async () => {
+  it('accepts a username of 3..254 (once normalised) and a password of 8..256 characters', async () => {
     for (const body of [
       { username: 'ada', password: '12345678' },
       { username: 'a'.repeat(254), password: 'p'.repeat(256) },
       { username: '😀😀😀', password: 'pässwörd' },
+      // Validation leaves the value as sent: the server normalises it.
+      { username: ' ＡＤＡ ', password: '12345678' },
     ]) {
       const result = await validateBody(SignUpDto, body);
       expect(result.errors).toEqual([]);
@@ -50,7 +52,19 @@ describe('SignUpDto', () => {
     [
       { username: 'ada\u0000', password: '12345678' },
       '/username',
-      'must not contain NUL characters or unpaired surrogates',
+      'must contain only letters, marks, digits, punctuation and symbols: no spaces inside, ' +
+        'no control, format, private-use or unassigned characters',
+    ],
+    [
+      { username: 'al ice', password: '12345678' },
+      '/username',
+      'must contain only letters, marks, digits, punctuation and symbols: no spaces inside, ' +
+        'no control, format, private-use or unassigned characters',
+    ],
+    [
+      { username: '  ab ', password: '12345678' },
+      '/username',
+      'must be a string of 3 to 254 characters',
     ],
     [{ username: 'ada', password: '12345678', role: 'admin' }, '/role', 'is not a known member'],
   ])('rejects %j at %s', async (body, pointer, detail) => {
