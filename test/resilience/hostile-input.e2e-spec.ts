@@ -195,6 +195,42 @@ describe(`hostile input to every operation (fast-check seed ${SEED}; FC_SEED=<n>
   const expectProblem = (outcome: { status: number; body: any }, status: number, type: string) =>
     expect({ status: outcome.status, type: outcome.body?.type }).toEqual({ status, type });
 
+  describe('positions at and past the edges of what is accepted', () => {
+    // 2^31 broke an int cast once (500); the contract takes 0 .. 2^53 - 1, past the end = the end.
+    it.each([2 ** 31, 2 ** 32, Number.MAX_SAFE_INTEGER])(
+      'takes position %d as "the end"',
+      async (position) => {
+        const { contents } = paths();
+        const created = await hostileWrite(
+          'POST',
+          contents,
+          JSON.stringify({ type: 'empty', position }),
+        );
+        expect(created.status).toBe(201);
+        const moved = await hostileWrite(
+          'PUT',
+          `${contents}/${created.body._id}`,
+          JSON.stringify({ type: 'empty', position }),
+        );
+        expect(moved.status).toBe(200);
+        const block = await hostileWrite('PUT', paths().block, JSON.stringify({ position }));
+        expect(block.status).toBe(200);
+      },
+    );
+
+    it.each(['2 ** 53', '-1', '1.5', '"1"', '1e400', '-0.0000001'])(
+      'refuses position %s with 400 and changes nothing',
+      async (literal) => {
+        const outcome = await hostileWrite(
+          'POST',
+          paths().contents,
+          `{"type":"empty","position":${literal === '2 ** 53' ? String(2 ** 53) : literal}}`,
+        );
+        expectProblem(outcome, 400, '/problems/validation');
+      },
+    );
+  });
+
   describe('bodies in another charset than UTF-8, or not in UTF-8', () => {
     it.each(FOREIGN_CHARSET_BODIES)(
       'answers a body declared as %s with 415 and changes nothing',
