@@ -12,7 +12,7 @@ const NODE_NETWORK_CODES = new Set([
 // 57014 statement timeout (a stuck server is unavailable for the caller's purpose).
 const SQLSTATE_UNAVAILABLE = /^(08...|57P0[1-3]|53300|57014)$/;
 const UNAVAILABLE_MESSAGES =
-  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Can't reach database|Server has closed the connection|Client has encountered a connection error|Transaction already closed|Unable to start a transaction in the given time|expired transaction|Query read timeout|Client was closed and is not queryable/i;
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Can't reach database|Server has closed the connection|Client has encountered a connection error|Transaction already closed|Unable to start a transaction in the given time|expired transaction|Query read timeout|Client was closed and is not queryable|Cannot use a pool after calling end on the pool/i;
 
 /**
  * Whether an error thrown by Prisma, its pg driver adapter or pg itself means the database is

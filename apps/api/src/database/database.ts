@@ -1,15 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Pool, type PoolClient } from 'pg';
-import {
-  DatabaseUnavailableError,
-  DomainError,
-  TooManyConcurrentRequestsError,
-  WriteOutcomeUnknownError,
-} from '../common/errors';
+import { DatabaseUnavailableError, DomainError, WriteOutcomeUnknownError } from '../common/errors';
 import { currentRequest } from '../common/logging/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { ConnectionShares } from './connection-shares';
+import { Admission } from './admission';
 import { isDatabaseUnavailable } from './database-errors';
+import { HeavyStatements } from './heavy-statements';
 import { DATABASE_POOL, destroyConnection, warnOfBrokenConnection } from './database-pool';
 import { type SqlSession } from './sql-session';
 import { bindParameters, type SqlStatement } from './sql-statement';
@@ -25,13 +21,14 @@ const NO_ACCOUNT = '';
  * Every call has one deadline, DATABASE_TIMEOUT_MS from its start, for waiting its turn,
  * getting a connection and running its statements: past it the connection is torn down (a
  * frozen server answers nothing, not even a ROLLBACK) and the caller gets a 503. And every
- * account uses at most its share of the pool (ConnectionShares), so that one account's
- * requests never take the connections that everybody else's need: past its share a call waits
- * for one of its own for at most half the deadline, then answers 503 with Retry-After.
+ * account is admitted to at most its share of the pool, and of the heavy reads (Admission), so
+ * that one account's requests never take what everybody else's need: past its share a call
+ * waits for at most half the deadline, then answers 503 with Retry-After.
  */
 @Injectable()
 export class Database implements SqlSession {
-  private readonly shares: ConnectionShares;
+  private readonly admission: Admission;
+  private readonly heavy = new HeavyStatements();
   private readonly timeoutMs: number;
 
   constructor(
@@ -39,11 +36,18 @@ export class Database implements SqlSession {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.timeoutMs = config.database.timeoutMs;
-    this.shares = new ConnectionShares(accountShare(config.database.poolSize));
+    this.admission = new Admission(config.database.poolSize);
   }
 
   async rows<P extends object, R>(statement: SqlStatement<P, R>, params: P): Promise<R[]> {
-    return this.onConnection((client) => run(client, statement, params));
+    const key = this.heavy.keyOf(statement.name, params);
+    const rows = await this.onConnection(
+      (client) => run(client, statement, params),
+      this.heavy.isHeavy(key),
+    );
+    const heavyBytes = this.heavy.record(key, rows);
+    if (heavyBytes > 0) this.admission.charge(currentAccount(), heavyBytes);
+    return rows;
   }
 
   async row<P extends object, R>(statement: SqlStatement<P, R>, params: P): Promise<R | undefined> {
@@ -84,11 +88,11 @@ export class Database implements SqlSession {
    */
   private async onConnection<T>(
     use: (client: PoolClient, discard: () => void) => Promise<T>,
+    heavy = false,
   ): Promise<T> {
     const startedAt = Date.now();
     const remaining = () => this.timeoutMs - (Date.now() - startedAt);
-    const leave = await this.shares.acquire(currentAccount(), this.timeoutMs / 2);
-    if (!leave) throw new TooManyConcurrentRequestsError();
+    const leave = await this.admission.admit(currentAccount(), heavy, this.timeoutMs / 2);
     try {
       const client = await this.connect(remaining());
       client.on('error', warnOfBrokenConnection);
@@ -140,11 +144,6 @@ export class Database implements SqlSession {
     );
     throw new DatabaseUnavailableError();
   }
-}
-
-/** Half the pool, so that the other half always stays for the other accounts. */
-export function accountShare(poolSize: number): number {
-  return Math.max(1, Math.floor(poolSize / 2));
 }
 
 function currentAccount(): string {

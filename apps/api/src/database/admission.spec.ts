@@ -1,0 +1,72 @@
+import { jest } from '@jest/globals';
+import { TooManyConcurrentRequestsError } from '../common/errors';
+import { Admission, HEAVY_BYTES_PER_SECOND } from './admission';
+
+describe('Admission', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('admits an account to half of the pool, and refuses the rest after the wait', async () => {
+    const admission = new Admission(4);
+    await admission.admit('a', false, 100);
+    await admission.admit('a', false, 100);
+    const third = admission.admit('a', false, 100).catch((error: unknown) => error);
+    // The other account still gets in meanwhile.
+    await expect(admission.admit('b', false, 100)).resolves.toEqual(expect.any(Function));
+    await jest.advanceTimersByTimeAsync(100);
+    expect(await third).toBeInstanceOf(TooManyConcurrentRequestsError);
+  });
+
+  it('admits one heavy read per account at a time, a light one beside it', async () => {
+    const admission = new Admission(10);
+    const leave = await admission.admit('a', true, 100);
+    const second = admission.admit('a', true, 100);
+    await expect(admission.admit('a', false, 100)).resolves.toEqual(expect.any(Function));
+    await jest.advanceTimersByTimeAsync(50);
+    leave();
+    await expect(second).resolves.toEqual(expect.any(Function));
+  });
+
+  it('bounds heavy reads over all accounts to a quarter of the pool', async () => {
+    const admission = new Admission(8);
+    await admission.admit('a', true, 100);
+    await admission.admit('b', true, 100);
+    const third = admission.admit('c', true, 100).catch((error: unknown) => error);
+    await jest.advanceTimersByTimeAsync(100);
+    expect(await third).toBeInstanceOf(TooManyConcurrentRequestsError);
+  });
+
+  it('gives back what a refused heavy read had taken', async () => {
+    const admission = new Admission(2);
+    const leave = await admission.admit('a', false, 100);
+    // The heavy places are free, the connection share (1 of 2) is not.
+    const heavy = admission.admit('a', true, 100).catch((error: unknown) => error);
+    await jest.advanceTimersByTimeAsync(100);
+    expect(await heavy).toBeInstanceOf(TooManyConcurrentRequestsError);
+    leave();
+    // Had the refused read kept its heavy places, these would wait and fail.
+    await expect(admission.admit('a', true, 0)).resolves.toEqual(expect.any(Function));
+  });
+
+  it("spaces an account's heavy reads by what they built, leaving its light reads and others alone", async () => {
+    const admission = new Admission(10);
+    admission.charge('a', HEAVY_BYTES_PER_SECOND);
+    // A second's worth spent: a heavy read that may wait half a second is refused ...
+    const impatient = admission.admit('a', true, 500).catch((error: unknown) => error);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(await impatient).toBeInstanceOf(TooManyConcurrentRequestsError);
+    // ... one that may wait longer starts once the second has passed.
+    let started = false;
+    const patient = admission.admit('a', true, 2000).then((leave) => {
+      started = true;
+      return leave;
+    });
+    await expect(admission.admit('a', false, 0)).resolves.toEqual(expect.any(Function));
+    await expect(admission.admit('b', true, 0)).resolves.toEqual(expect.any(Function));
+    await jest.advanceTimersByTimeAsync(900);
+    expect(started).toBe(false);
+    await jest.advanceTimersByTimeAsync(200);
+    expect(started).toBe(true);
+    (await patient)();
+  });
+});
