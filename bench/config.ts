@@ -1,7 +1,10 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-/** The yardstick's scenarios (load.mjs), then the service's own `conditional`. */
+/**
+ * The yardstick's scenarios (load.mjs), then the service's own: `conditional`, and `fairness`
+ * (one account's large reads against another's small ones; the service only).
+ */
 export const SCENARIOS = [
   'tree',
   'columns',
@@ -10,8 +13,13 @@ export const SCENARIOS = [
   'resize',
   'mixed',
   'conditional',
+  'fairness',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
+/** The scenarios measured on both servers (fairness is the service's alone). */
+export type PairedScenario = Exclude<ScenarioName, 'fairness'>;
+export const isPaired = (scenario: ScenarioName): scenario is PairedScenario =>
+  scenario !== 'fairness';
 
 /** Scenarios that write: the service gets a fresh write project for each of their runs. */
 export const WRITES: ReadonlySet<ScenarioName> = new Set(['create', 'resize', 'mixed']);
@@ -49,11 +57,15 @@ database of one PostgreSQL, with the yardstick's load.mjs; writes bench/results/
   --duration <s>        measured seconds per scenario and server (default 10)
   --warmup <s>          warm-up seconds before each measurement, discarded (default 3)
   --connections <n>     concurrent connections of the load generator (default 20)
-  --scenarios <a,b,..>  of ${SCENARIOS.join(',')} (default: all)
+  --scenarios <a,b,..>  of ${SCENARIOS.join(',')}
+                        (default: all)
   --growth <n,n,..>     total contents to grow both databases to, then repeat the reads
                         (default 100000,1000000; "none" skips the growth runs)
   --yardstick <dir>     the yardstick's folder (default ../shared/yardstick from the repo root)
   --help                this text
+The fairness scenario runs against the service only (the yardstick has no accounts): another
+account's small reads at 100 req/s alone, then while one account reads its ~8 MiB project in 20
+connections.
 Environment: DATABASE_URL=postgresql://superuser@host:port/db runs on that server (two fresh
 databases are created on it and dropped afterwards); without it, on an embedded PostgreSQL in a
 temp folder. The user must be allowed to CREATE DATABASE (and CHECKPOINT, for the yardstick's seed).`;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { interrupted } from './cleanup';
 import { type LoadSettings, measureConditional } from './conditional';
-import { type ScenarioName, WRITES } from './config';
+import { type PairedScenario, type ScenarioName, WRITES } from './config';
 import { type Servers } from './servers';
 import { type Targets, writeTargets } from './targets';
 import { createWriteProject } from './write-project';
@@ -39,7 +39,7 @@ let runs = 0;
 /** One scenario: the service, then the yardstick, so that both meet the same machine load. */
 export async function measureScenario(
   ctx: BenchContext,
-  scenario: ScenarioName,
+  scenario: PairedScenario,
 ): Promise<ScenarioResult> {
   if (scenario === 'conditional') {
     ctx.log(`${scenario}: service`);

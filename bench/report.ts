@@ -1,10 +1,17 @@
 import { loadavg } from 'node:os';
+import { PROJECT_TREE_MAX_BYTES } from '../libs/contracts/src/limits';
 import { type Environment } from './environment';
+import {
+  FAIRNESS_GREEDY_CONNECTIONS,
+  FAIRNESS_VICTIM,
+  type FairnessResult,
+  type VictimRun,
+} from './fairness';
 import { type ScenarioResult, type Side } from './measure';
 import { type PlanCheck } from './plans';
 import { LABELS, measured, ratio, reference, type RunResults } from './results';
 import { type SqlProfile } from './sql-profile';
-import { verdicts } from './verdicts';
+import { FAIRNESS_P99_RATIO, verdicts } from './verdicts';
 
 const f = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 const int = (value: number) =>
@@ -86,7 +93,8 @@ export function renderReport(results: RunResults, changes: string | undefined): 
       'Fastify 5 + `pg`, hand-written SQL; used unmodified from a private copy) on another ' +
       'database of the same PostgreSQL. Both are seeded with the yardstick’s `seed.mjs` (the ' +
       'service through its API) and driven with the yardstick’s `load.mjs`, scenario by scenario, ' +
-      'the service first and then the yardstick. Ratios are service ÷ yardstick.',
+      'the service first and then the yardstick. Ratios are service ÷ yardstick. `fairness` ' +
+      'runs against the service alone (the yardstick has no accounts).',
     '',
     ...renderTargets(results),
     '',
@@ -94,17 +102,23 @@ export function renderReport(results: RunResults, changes: string | undefined): 
     '',
     '## Throughput, latency, memory, CPU',
     '',
-    pairTable([results.main]),
+    ...(results.main.length > 0
+      ? [
+          pairTable([results.main]),
+          '',
+          'From load.mjs: p50/p99 at 1 ms resolution; peak RSS of the server process (and its ' +
+            'descendants) during the measured run; CPU % of the server, of PostgreSQL (the ' +
+            'postmaster and all its backends: both databases, and any other client of that server) ' +
+            'and of the load driver, over the measured run (100 % = one core). The write scenarios ' +
+            '(create, resize, mixed) run load.mjs twice per server: a warm-up run, discarded, then ' +
+            'the measured run; the service gets a fresh write project for each (both created ' +
+            'through its API before the warm-up), as it caps a project at 8 MiB. `conditional` ' +
+            'sends `If-None-Match` with each read project’s ETag and counts only 304 as success; its ' +
+            'yardstick columns are the yardstick’s unconditional tree.',
+        ]
+      : ['No scenario against the yardstick ran (`--scenarios`).']),
     '',
-    'From load.mjs: p50/p99 at 1 ms resolution; peak RSS of the server process (and its ' +
-      'descendants) during the measured run; CPU % of the server, of PostgreSQL (the ' +
-      'postmaster and all its backends: both databases, and any other client of that server) ' +
-      'and of the load driver, over the measured run (100 % = one core). The write scenarios ' +
-      '(create, resize, mixed) run load.mjs twice per server: a warm-up run, discarded, then ' +
-      'the measured run; the service gets a fresh write project for each (both created ' +
-      'through its API before the warm-up), as it caps a project at 8 MiB. `conditional` ' +
-      'sends `If-None-Match` with each read project’s ETag and counts only 304 as success; its ' +
-      'yardstick columns are the yardstick’s unconditional tree.',
+    ...renderFairness(results.fairness),
     '',
     ...renderSql(results),
     '',
@@ -154,14 +168,80 @@ function renderSetup(results: RunResults): string[] {
     `- Yardstick: ${yardstick.source} (files sha256 ${yardstick.hash}), with ` +
       `${Object.entries(yardstick.packages)
         .map(([name, version]) => `${name} ${version}`)
-        .join(', ')} (its load.mjs runs on its autocannon; the conditional scenario on the ` +
-      `repository’s, ${pkgs(env, ['autocannon'])}).`,
+        .join(
+          ', ',
+        )} (its load.mjs runs on its autocannon; the conditional and fairness scenarios on ` +
+      `the repository’s, ${pkgs(env, ['autocannon'])}).`,
     `- Load: ${config.connections} connections, ${config.warmup} s warm-up + ${config.duration} s ` +
       `per scenario and server; scenarios ${config.scenarios.join(', ')}.`,
     `- Data: 20 read projects + 1 write project on each side (5 blocks × 3 rows × 3 columns of ` +
       `size 4 × 2 text contents of ~300 characters); the service seeded through its API in ` +
       `${f(seed.serviceSeconds)} s (${int(seed.serviceContents)} contents), the yardstick in SQL ` +
       `in ${f(seed.yardstickSeconds)} s (${int(seed.yardstickContents)} contents).`,
+  ];
+}
+
+function renderFairness(fairness: FairnessResult | undefined): string[] {
+  if (!fairness) return [];
+  const { unloaded: u, loaded: l, greedy: g } = fairness;
+  const mib = (bytes: number) => `${f(bytes / 1024 / 1024, 2)} MiB`;
+  const row = (phase: string, v: VictimRun) => [
+    phase,
+    int(v.requests),
+    `${v.p50} / ${v.p99} / ${v.max}`,
+    `${v.non200} / ${v.errors}`,
+    opt(v.rssMB),
+    `${opt(v.cpuPct)} / ${opt(v.dbCpuPct)} / ${v.driverCpuPct}`,
+  ];
+  const count = (record: Record<string, number>) =>
+    Object.entries(record)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([key, n]) => `${int(n)} × ${key}`)
+      .join(', ') || 'none';
+  const answered = Object.values(g.statuses).reduce((sum, n) => sum + n, 0);
+  return [
+    '## Fairness between accounts (the service only)',
+    '',
+    'CONTRACT.md part two, "Isolation and time limits": one account’s requests hold at most half ' +
+      'of an instance’s database connections, past that they wait briefly and get 503 with ' +
+      'Retry-After, and another account’s small read keeps its usual latency meanwhile. The ' +
+      'yardstick has no accounts: this runs against the service alone. Two fresh accounts: the ' +
+      `greedy one owns a project of ${fairness.bigProjectContents} quote contents of ~250 KB ` +
+      `(${mib(fairness.bigProjectBytes)} as \`GET /projects/<id>\`, filled until the ` +
+      `${mib(PROJECT_TREE_MAX_BYTES)} limit refused one more), the other a project of the read ` +
+      `projects’ shape (${f(fairness.smallProjectBytes / 1024)} KiB). The other account’s ` +
+      `\`GET /projects/<id>\` runs at ${FAIRNESS_VICTIM.rate} req/s over ` +
+      `${FAIRNESS_VICTIM.connections} connections (autocannon’s rate cap: each connection sends ` +
+      'its share of a second back to back, then waits), first alone, then while the greedy ' +
+      `account reads its project in ${FAIRNESS_GREEDY_CONNECTIONS} connections from a process of ` +
+      'its own, started one warm-up before the measurement. CPU % over each measured run (100 % ' +
+      '= one core); PostgreSQL’s counts all its backends, any other client of that server ' +
+      'included.',
+    '',
+    table(
+      [
+        'Other account’s reads',
+        'Requests',
+        'p50 / p99 / max ms',
+        'Non-200 / errors',
+        'Peak RSS MiB',
+        'CPU % server / db / driver',
+      ],
+      [row('alone', u), row(`beside ${FAIRNESS_GREEDY_CONNECTIONS} greedy connections`, l)],
+    ),
+    '',
+    `- p99 beside the greedy account ÷ p99 alone: ${x(ratio(l.p99, u.p99))} (target ≤ ` +
+      `${FAIRNESS_P99_RATIO}×), over ${int(l.requests)} and ${int(u.requests)} reads, at 1 ms ` +
+      'resolution. Each connection waits for its answer, so fewer reads beside the greedy ' +
+      'account mean slower ones.',
+    `- The greedy account, over its whole run (${f(g.seconds)} s, warm-up included): ` +
+      `${int(answered)} answers: ${count(g.statuses)} by status; 503 problem types: ` +
+      `${count(g.refusals)}` +
+      (g.refusalsWithoutRetryAfter > 0
+        ? `; **${int(g.refusalsWithoutRetryAfter)} 503 without Retry-After**`
+        : '') +
+      `; ${int(g.errors)} errors, ${int(g.timeouts)} timeouts; latency of its 200 answers ` +
+      `p50 ${g.p50} ms, p99 ${g.p99} ms.`,
   ];
 }
 

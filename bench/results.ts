@@ -1,5 +1,6 @@
 import { type BenchConfig, type ScenarioName } from './config';
 import { type Environment } from './environment';
+import { type FairnessResult } from './fairness';
 import { type ServiceGrowth } from './growth';
 import { type ScenarioResult, type Side } from './measure';
 import { type PlanCheck } from './plans';
@@ -24,6 +25,8 @@ export interface RunResults {
     yardstickContents: number;
   };
   main: ScenarioResult[];
+  /** The `fairness` scenario (service only), when it ran. */
+  fairness?: FairnessResult;
   sql: SqlCounts[];
   growth: {
     steps: GrowthStep[];
@@ -61,4 +64,5 @@ export const LABELS: Record<ScenarioName, string> = {
   resize: 'resize: column size',
   mixed: 'mixed: 80 % reads, 20 % writes',
   conditional: 'conditional: tree with If-None-Match (vs yardstick tree)',
+  fairness: 'fairness: another account’s small read beside 20 reads of 8 MiB',
 };

@@ -3,15 +3,17 @@
  * (../shared/yardstick: bare Fastify 5 + pg, used unmodified from a private copy), each on its own
  * database of one PostgreSQL, driven by the yardstick's own load.mjs scenario by scenario (the
  * service, then the yardstick); then the SQL each request costs; then the reads again with the
- * data grown to each size. Writes bench/results/<date>.md (and the raw numbers as .json) and
- * prints the report. Everything it starts is stopped and removed at the end, on failure and on
- * Ctrl-C.
+ * data grown to each size. The `fairness` scenario measures the service alone (the yardstick has
+ * no accounts): one account's small reads, alone and beside another's 8 MiB reads. Writes
+ * bench/results/<date>.md (and the raw numbers as .json) and prints the report. Everything it
+ * starts is stopped and removed at the end, on failure and on Ctrl-C.
  *
  * Options (`npm run bench -- --help`):
  *   --duration <s>        measured seconds per scenario and server (default 10)
  *   --warmup <s>          discarded warm-up seconds before each measurement (default 3)
  *   --connections <n>     load driver connections (default 20)
- *   --scenarios <a,b,..>  tree,columns,content,create,resize,mixed,conditional (default: all)
+ *   --scenarios <a,b,..>  tree,columns,content,create,resize,mixed,conditional,fairness
+ *                         (default: all)
  *   --growth <n,n,..>     total contents for the growth runs (default 100000,1000000; "none")
  *   --yardstick <dir>     the yardstick's folder (default ../shared/yardstick)
  * DATABASE_URL (a superuser's) puts both databases on that server; without it, on an embedded
@@ -24,9 +26,10 @@ import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { format, resolveConfig } from 'prettier';
 import { cleanUp, installSignalHandlers, interrupted, onCleanup } from './cleanup';
-import { type BenchConfig, loadBenchConfig, READS } from './config';
+import { type BenchConfig, isPaired, loadBenchConfig, READS } from './config';
 import { type BenchDatabases, prepareDatabases, withClient } from './database';
 import { describeEnvironment } from './environment';
+import { type FairnessResult, measureFairness } from './fairness';
 import { growService } from './growth';
 import { type BenchContext, measureScenario, type ScenarioResult } from './measure';
 import { checkPlans } from './plans';
@@ -119,7 +122,11 @@ async function main() {
   };
 
   const mainRuns: ScenarioResult[] = [];
-  for (const scenario of config.scenarios) mainRuns.push(await measureScenario(ctx, scenario));
+  let fairness: FairnessResult | undefined;
+  for (const scenario of config.scenarios) {
+    if (scenario === 'fairness') fairness = await measureFairness(ctx);
+    else mainRuns.push(await measureScenario(ctx, scenario));
+  }
 
   log('counting SQL round trips per request (a second instance of each server, via a proxy)');
   const sql = await countSql({
@@ -150,6 +157,7 @@ async function main() {
     yardstick: { source: config.yardstickDir, hash: copy.hash, packages: copy.packages },
     seed,
     main: mainRuns,
+    fairness,
     sql,
     growth,
     totalSeconds: since(startedAt),
@@ -190,7 +198,7 @@ async function runGrowth(
 ): Promise<RunResults['growth']> {
   const steps: GrowthStep[] = [];
   const runs: GrowthRun[] = [];
-  const reads = config.scenarios.filter((scenario) => READS.has(scenario));
+  const reads = config.scenarios.filter(isPaired).filter((scenario) => READS.has(scenario));
   for (const target of config.growthSizes) {
     log(`growing both databases to ${target.toLocaleString('en-US')} contents (servers stopped)`);
     await ctx.servers.service.stop();

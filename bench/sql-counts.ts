@@ -36,6 +36,8 @@ export async function countSql(options: {
   scenarios: ScenarioName[];
 }): Promise<SqlCounts[]> {
   const { databases, serviceTargets, yardstickTargets } = options;
+  // Nothing to count (only fairness ran): no second instances either.
+  if (!PROFILED.some((name) => options.scenarios.includes(name))) return [];
   const direct = new URL(databases.adminUrl);
   const proxy = await PgWireProxy.start({
     host: direct.hostname,

@@ -1,4 +1,5 @@
-import { type ScenarioName } from './config';
+import { type PairedScenario } from './config';
+import { type FairnessResult } from './fairness';
 import { type ScenarioResult, type Side } from './measure';
 import { measured, ratio, reference, type RunResults } from './results';
 
@@ -9,7 +10,7 @@ export interface Verdict {
 }
 
 /** Service ÷ yardstick throughput each scenario must reach (conditional: ÷ the yardstick's tree). */
-export const THROUGHPUT: Record<ScenarioName, number> = {
+export const THROUGHPUT: Record<PairedScenario, number> = {
   tree: 0.85,
   columns: 0.7,
   content: 0.7,
@@ -19,6 +20,8 @@ export const THROUGHPUT: Record<ScenarioName, number> = {
   conditional: 2,
 };
 const P99_RATIO = 2;
+/** fairness: the other account's p99 beside the greedy one ÷ its p99 alone. */
+export const FAIRNESS_P99_RATIO = 2;
 const RSS_MIB = 250;
 
 const x = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : 'n/a');
@@ -28,7 +31,7 @@ export function verdicts(results: RunResults): Verdict[] {
   const { main } = results;
   const growth = results.growth.runs;
   const list: Verdict[] = [];
-  for (const [scenario, floor] of Object.entries(THROUGHPUT) as [ScenarioName, number][]) {
+  for (const [scenario, floor] of Object.entries(THROUGHPUT) as [PairedScenario, number][]) {
     const versus = scenario === 'conditional' ? "the yardstick's tree" : 'the yardstick';
     const target = `${scenario}: throughput ≥ ${floor}× ${versus}`;
     const result = main.find((r) => r.scenario === scenario);
@@ -77,7 +80,37 @@ export function verdicts(results: RunResults): Verdict[] {
     measured: `${non2xx} non-2xx (or non-304), ${errors} errors, ${warmup} in write warm-ups`,
     status: status(non2xx + errors + warmup === 0),
   });
+  list.push(...fairnessVerdicts(results.fairness));
   return list;
+}
+
+/** The service alone: another account's small read, alone and beside the greedy account's. */
+function fairnessVerdicts(fairness: FairnessResult | undefined): Verdict[] {
+  const latency = `fairness: another account's read p99 ≤ ${FAIRNESS_P99_RATIO}× its p99 alone, while one account reads 8 MiB in 20 connections`;
+  const clean = 'fairness: no errors for the other account (every read 200)';
+  if (!fairness) {
+    return [
+      { target: latency, measured: 'not run', status: 'n/a' },
+      { target: clean, measured: 'not run', status: 'n/a' },
+    ];
+  }
+  const { unloaded, loaded } = fairness;
+  const r = ratio(loaded.p99, unloaded.p99);
+  const failed = unloaded.non200 + unloaded.errors + loaded.non200 + loaded.errors;
+  return [
+    {
+      target: latency,
+      measured: `${x(r)} (${loaded.p99} ÷ ${unloaded.p99} ms)`,
+      status: Number.isFinite(r) ? status(r <= FAIRNESS_P99_RATIO) : 'n/a',
+    },
+    {
+      target: clean,
+      measured:
+        `${loaded.non200} not 200, ${loaded.errors} errors of ${loaded.requests} beside the ` +
+        `greedy account; ${unloaded.non200} / ${unloaded.errors} of ${unloaded.requests} alone`,
+      status: status(failed === 0 && loaded.requests > 0),
+    },
+  ];
 }
 
 /** The worst p99 ratio over the runs, each compared within its own phase. */

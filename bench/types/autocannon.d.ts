@@ -25,6 +25,13 @@ declare module 'autocannon' {
     interface Options {
       url: string;
       connections?: number;
+      /** Requests per second over all connections (each connection sends its share, then waits). */
+      overallRate?: number;
+      /**
+       * With a rate, autocannon "corrects" each latency with an expected interval of
+       * ceil(1 / rate) ms (1 ms), adding made-up samples; true records what was measured.
+       */
+      ignoreCoordinatedOmission?: boolean;
       /** Seconds. */
       duration?: number;
       /** Seconds before a request counts as timed out. */
