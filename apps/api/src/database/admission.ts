@@ -34,6 +34,14 @@ export class Admission {
     this.heavyInstance = new ConnectionShares(Math.max(1, Math.floor(poolSize / 4)));
   }
 
+  /**
+   * The function that gives the place back, when a light call is admitted right away (the
+   * usual case, without a promise); undefined when it would have to wait: then `admit`.
+   */
+  tryAdmit(account: string, heavy: boolean): (() => void) | undefined {
+    return heavy ? undefined : this.connections.tryAcquire(account);
+  }
+
   /** Resolves with the function that gives the places back; refuses after `waitMs`. */
   async admit(account: string, heavy: boolean, waitMs: number): Promise<() => void> {
     const startedAt = Date.now();

@@ -14,12 +14,10 @@ export class ConnectionShares {
    * resolves `undefined` when that did not happen within `waitMs`.
    */
   acquire(holder: string, waitMs: number): Promise<(() => void) | undefined> {
+    const now = this.tryAcquire(holder);
+    if (now) return Promise.resolve(now);
     const entry = this.holders.get(holder) ?? { inUse: 0, waiting: [] };
-    if (entry.inUse < this.share) {
-      entry.inUse += 1;
-      this.holders.set(holder, entry);
-      return Promise.resolve(this.releaser(holder, entry));
-    }
+    this.holders.set(holder, entry);
     return new Promise((resolve) => {
       const waiter: Waiter = {
         grant: () => {
@@ -33,6 +31,15 @@ export class ConnectionShares {
       }, waitMs);
       entry.waiting.push(waiter);
     });
+  }
+
+  /** The function that gives the place back, when `holder` is within its share right now. */
+  tryAcquire(holder: string): (() => void) | undefined {
+    const entry = this.holders.get(holder) ?? { inUse: 0, waiting: [] };
+    if (entry.inUse >= this.share) return undefined;
+    entry.inUse += 1;
+    this.holders.set(holder, entry);
+    return this.releaser(holder, entry);
   }
 
   /** How many places `holder` uses now (for tests and diagnostics). */

@@ -15,7 +15,8 @@ export function createDatabasePool(url: string, config: DatabaseConfig): Pool {
     connectionTimeoutMillis: config.timeoutMs,
     // Bounded statements: a stuck database answers 503 instead of hanging a request.
     statement_timeout: config.timeoutMs,
-    query_timeout: config.timeoutMs,
+    // A backstop past the deadlines that Database and PrismaService.bounded keep themselves.
+    query_timeout: config.timeoutMs + 1000,
     application_name: 'layout-service',
     // Statements sent on a connection before the previous one answered go out at once (each
     // with its own Sync), so a write can send its lock and its statements in one burst: the

@@ -4,6 +4,7 @@ import { DatabaseUnavailableError, DomainError, WriteOutcomeUnknownError } from 
 import { currentRequest } from '../common/logging/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Admission } from './admission';
+import { Deadlines } from './deadlines';
 import { isDatabaseUnavailable } from './database-errors';
 import { HeavyStatements } from './heavy-statements';
 import { DATABASE_POOL, destroyConnection, warnOfBrokenConnection } from './database-pool';
@@ -12,6 +13,8 @@ import { bindParameters, type SqlStatement } from './sql-statement';
 
 /** Requests made outside any account (none touch the tree today) share one place in line. */
 const NO_ACCOUNT = '';
+/** How late a deadline may fire, at most (see Deadlines). */
+const DEADLINE_TICK_MS = 100;
 
 /**
  * Hand-written SQL on the pool: single statements, and `transaction`, the one unit of work of
@@ -30,6 +33,7 @@ export class Database implements SqlSession {
   private readonly admission: Admission;
   private readonly heavy = new HeavyStatements();
   private readonly timeoutMs: number;
+  private readonly deadlines: Deadlines;
 
   constructor(
     @Inject(DATABASE_POOL) private readonly pool: Pool,
@@ -37,15 +41,15 @@ export class Database implements SqlSession {
   ) {
     this.timeoutMs = config.database.timeoutMs;
     this.admission = new Admission(config.database.poolSize);
+    this.deadlines = new Deadlines(Math.min(DEADLINE_TICK_MS, this.timeoutMs / 4));
   }
 
   async rows<P extends object, R>(statement: SqlStatement<P, R>, params: P): Promise<R[]> {
-    const key = this.heavy.keyOf(statement.name, params);
     const rows = await this.onConnection(
       (client) => run(client, statement, params),
-      this.heavy.isHeavy(key),
+      this.heavy.isHeavy(statement.name, params),
     );
-    const heavyBytes = this.heavy.record(key, rows);
+    const heavyBytes = this.heavy.record(statement.name, params, rows);
     if (heavyBytes > 0) this.admission.charge(currentAccount(), heavyBytes);
     return rows;
   }
@@ -92,17 +96,20 @@ export class Database implements SqlSession {
   ): Promise<T> {
     const startedAt = Date.now();
     const remaining = () => this.timeoutMs - (Date.now() - startedAt);
-    const leave = await this.admission.admit(currentAccount(), heavy, this.timeoutMs / 2);
+    const account = currentAccount();
+    const leave =
+      this.admission.tryAdmit(account, heavy) ??
+      (await this.admission.admit(account, heavy, this.timeoutMs / 2));
     try {
       const client = await this.connect(remaining());
       client.on('error', warnOfBrokenConnection);
       let broken: Error | undefined;
       let expired = false;
-      const deadline = setTimeout(() => {
+      const settled = this.deadlines.watch(remaining(), () => {
         expired = true;
         broken = new DatabaseUnavailableError();
         destroyConnection(client);
-      }, remaining());
+      });
       const discard = () => {
         broken ??= new DatabaseUnavailableError();
       };
@@ -115,7 +122,7 @@ export class Database implements SqlSession {
         if (isDatabaseUnavailable(error)) broken ??= error as Error;
         throw error;
       } finally {
-        clearTimeout(deadline);
+        settled();
         client.removeListener('error', warnOfBrokenConnection);
         client.release(broken);
       }
@@ -126,7 +133,10 @@ export class Database implements SqlSession {
 
   /** A pooled connection, or 503 when none comes within `waitMs`. */
   private async connect(waitMs: number): Promise<PoolClient> {
+    // An idle connection is handed over at once: no deadline to race.
+    const idleAtHand = this.pool.idleCount > 0 && this.pool.waitingCount === 0;
     const connecting = this.pool.connect();
+    if (idleAtHand) return connecting;
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), Math.max(0, waitMs));
