@@ -13,6 +13,7 @@ import { REQUEST_ID_HEADER, requestIdFrom } from '../common/logging/request-id';
 import { createRootLogger } from '../common/logging/root-logger';
 import { RATE_LIMIT_HEADER_NAMES } from '../common/throttling/rate-limit-headers';
 import { type AppConfig } from '../config/app-config';
+import { configureCompression } from './compression';
 import { prepareShutdown } from './graceful-shutdown';
 import { configureJsonBodies, BODY_LIMIT_BYTES } from './json-bodies';
 import { configureJsonReplies } from './json-replies';
@@ -73,6 +74,7 @@ export async function createApp(
   configureJsonBodies(fastify);
   configureJsonReplies(fastify);
   configureSecurityHeaders(app);
+  await configureCompression(app);
 
   app.useGlobalPipes(new ContractValidationPipe());
   app.useGlobalFilters(new ProblemDetailsFilter());
