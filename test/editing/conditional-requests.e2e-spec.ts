@@ -300,9 +300,8 @@ describe('conditional requests', () => {
         'location',
         'project-revision',
         'retry-after',
-        'ratelimit-limit',
-        'ratelimit-remaining',
-        'ratelimit-reset',
+        'ratelimit',
+        'ratelimit-policy',
       ]),
     );
   });

@@ -9,24 +9,52 @@ jest.setTimeout(60_000);
 
 const unique = (prefix: string) => `${prefix}-${randomBytes(6).toString('hex')}`;
 
-function expectBudgetHeaders(response: Response, limit: number, remaining: number) {
-  expect(response.headers['ratelimit-limit']).toBe(String(limit));
-  expect(response.headers['ratelimit-remaining']).toBe(String(remaining));
-  const reset = Number(response.headers['ratelimit-reset']);
-  expect(reset).toBeGreaterThanOrEqual(1);
-  expect(reset).toBeLessThanOrEqual(60);
+/**
+ * The IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers): `RateLimit-Policy:
+ * "<policy>";q=<quota>;w=<window>` and `RateLimit: "<policy>";r=<remaining>;t=<reset>`.
+ */
+function rateLimitOf(headers: Record<string, string | undefined>) {
+  const policy = /^"(\w+)";q=(\d+);w=(\d+)$/.exec(headers['ratelimit-policy'] ?? '');
+  const state = /^"(\w+)";r=(\d+);t=(\d+)$/.exec(headers.ratelimit ?? '');
+  if (!policy || !state) {
+    throw new Error(`no RateLimit fields: ${headers['ratelimit-policy']} / ${headers.ratelimit}`);
+  }
+  expect(state[1]).toBe(policy[1]);
+  return {
+    policy: policy[1],
+    quota: Number(policy[2]),
+    window: Number(policy[3]),
+    remaining: Number(state[2]),
+    reset: Number(state[3]),
+  };
 }
 
-function expectRateLimited(response: Response, limit: number) {
+function expectBudgetHeaders(
+  response: Response,
+  limit: number,
+  remaining: number,
+  policy = 'account',
+) {
+  const fields = rateLimitOf(response.headers);
+  expect(fields).toMatchObject({ policy, quota: limit, window: 60, remaining });
+  expect(fields.reset).toBeGreaterThanOrEqual(1);
+  expect(fields.reset).toBeLessThanOrEqual(60);
+}
+
+function expectRateLimited(response: Response, limit: number, policy = 'account') {
   expect(response.status).toBe(429);
   expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
   expect(response.body).toMatchObject({ type: '/problems/rate-limited', status: 429 });
   const retryAfter = Number(response.headers['retry-after']);
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(60);
-  expect(response.headers['ratelimit-limit']).toBe(String(limit));
-  expect(response.headers['ratelimit-remaining']).toBe('0');
-  expect(response.headers['ratelimit-reset']).toBe(String(retryAfter));
+  expect(rateLimitOf(response.headers)).toEqual({
+    policy,
+    quota: limit,
+    window: 60,
+    remaining: 0,
+    reset: retryAfter,
+  });
 }
 
 describe('rate limit per account', () => {
@@ -82,19 +110,25 @@ describe('rate limit per client address on sign-up and token', () => {
     const username = unique('dave');
     const signUp = await api.post('/accounts', { username, password: PASSWORD });
     expect(signUp.status).toBe(201);
-    expectBudgetHeaders(signUp, 3, 2);
+    expectBudgetHeaders(signUp, 3, 2, 'address');
     const first = await api.post('/accounts/auth/token', { username, password: PASSWORD });
     expect(first.status).toBe(200);
-    expectBudgetHeaders(first, 3, 1);
+    expectBudgetHeaders(first, 3, 1, 'address');
     expectBudgetHeaders(
       await api.post('/accounts/auth/token', { username, password: PASSWORD }),
       3,
       0,
+      'address',
     );
-    expectRateLimited(await api.post('/accounts/auth/token', { username, password: PASSWORD }), 3);
+    expectRateLimited(
+      await api.post('/accounts/auth/token', { username, password: PASSWORD }),
+      3,
+      'address',
+    );
     expectRateLimited(
       await api.post('/accounts', { username: unique('erin'), password: PASSWORD }),
       3,
+      'address',
     );
 
     // The same server, called from another address, has its own budget.
@@ -104,13 +138,13 @@ describe('rate limit per client address on sign-up and token', () => {
       body: JSON.stringify({ username, password: PASSWORD }),
     });
     expect(fromIpv6.status).toBe(200);
-    expect(fromIpv6.headers.get('ratelimit-remaining')).toBe('2');
+    expect(fromIpv6.headers.get('ratelimit')).toMatch(/^"address";r=2;t=\d+$/);
 
     // An account's own calls are not counted against its address.
     const token = ((await fromIpv6.json()) as { token: string }).token;
     const me = await api.get('/accounts/auth/me', { token });
     expect(me.status).toBe(200);
-    expect(me.headers['ratelimit-limit']).toBe('1000');
+    expect(rateLimitOf(me.headers)).toMatchObject({ policy: 'account', quota: 1000 });
   });
 
   it('never limits the health routes and the docs', async () => {
@@ -118,7 +152,8 @@ describe('rate limit per client address on sign-up and token', () => {
       for (const path of ['/health/live', '/health/ready', '/docs/openapi.json']) {
         const response = await api.get(path);
         expect(response.status).toBe(200);
-        expect(response.headers['ratelimit-limit']).toBeUndefined();
+        expect(response.headers.ratelimit).toBeUndefined();
+        expect(response.headers['ratelimit-policy']).toBeUndefined();
       }
     }
   });
@@ -137,7 +172,8 @@ describe('RATE_LIMIT_ENABLED=false', () => {
       for (let i = 0; i < 3; i += 1) {
         const response = await api.get('/projects', { token });
         expect(response.status).toBe(200);
-        expect(response.headers['ratelimit-limit']).toBeUndefined();
+        expect(response.headers.ratelimit).toBeUndefined();
+        expect(response.headers['ratelimit-policy']).toBeUndefined();
       }
     } finally {
       await app.close();

@@ -19,7 +19,8 @@ import { configureJsonBodies, BODY_LIMIT_BYTES } from './json-bodies';
 import { configureJsonReplies } from './json-replies';
 import { setUpOpenApi } from './openapi';
 import { configureSecurityHeaders } from './security-headers';
-import { answerUnroutableUrl } from './unroutable-urls';
+import { answerOtherMethods, answerUnroutableUrl, corsForPreflightsOnly } from './unroutable-urls';
+import { serveProblemPages } from '../problem-pages/problem-pages';
 
 export interface CreateAppOptions {
   /** Where the JSON log lines go: standard output when left out. */
@@ -74,25 +75,39 @@ export async function createApp(
   configureJsonBodies(fastify);
   configureJsonReplies(fastify);
   configureSecurityHeaders(app);
+  // After the request id, security and CORS headers: 405 with Allow, and OPTIONS without CORS.
+  answerOtherMethods(fastify);
+  serveProblemPages(fastify);
   await configureCompression(app);
 
   app.useGlobalPipes(new ContractValidationPipe());
   app.useGlobalFilters(new ProblemDetailsFilter());
-  app.enableCors({
-    origin: config.corsOrigins === true ? true : [...config.corsOrigins],
-    methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match', 'X-Request-Id'],
-    exposedHeaders: [
-      'ETag',
-      'Location',
-      'Project-Revision',
-      'Retry-After',
-      'WWW-Authenticate',
-      'X-Request-Id',
-      ...RATE_LIMIT_HEADER_NAMES,
-    ],
-    maxAge: 600,
-  });
+  // Preflights only: any other OPTIONS request is answered by answerOtherMethods.
+  app.enableCors(
+    corsForPreflightsOnly({
+      origin: config.corsOrigins === true ? true : [...config.corsOrigins],
+      methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+      allowedHeaders: [
+        'Authorization',
+        'Content-Type',
+        'If-Match',
+        'If-None-Match',
+        'X-Request-Id',
+      ],
+      exposedHeaders: [
+        'Allow',
+        'ETag',
+        'Link',
+        'Location',
+        'Project-Revision',
+        'Retry-After',
+        'WWW-Authenticate',
+        'X-Request-Id',
+        ...RATE_LIMIT_HEADER_NAMES,
+      ],
+      maxAge: 600,
+    }),
+  );
   setUpOpenApi(app);
   await app.init();
   return app;

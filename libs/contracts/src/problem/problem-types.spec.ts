@@ -13,5 +13,8 @@ describe('problem types', () => {
     expect(PROBLEM_TITLES[PROBLEM_TYPES.validation]).toBe('Invalid request body');
     expect(PROBLEM_STATUSES[PROBLEM_TYPES.rowWidthExceeded]).toBe(409);
     expect(PROBLEM_STATUSES[PROBLEM_TYPES.databaseUnavailable]).toBe(503);
+    expect(PROBLEM_TYPES.methodNotAllowed).toBe('/problems/method-not-allowed');
+    expect(PROBLEM_TITLES[PROBLEM_TYPES.methodNotAllowed]).toBe('Method not allowed');
+    expect(PROBLEM_STATUSES[PROBLEM_TYPES.methodNotAllowed]).toBe(405);
   });
 });

@@ -268,6 +268,19 @@ describe('toProblem', () => {
       expect(problem.body.type).toBe('/problems/not-found');
     });
 
+    it('a 405 (a method the path does not have) → method-not-allowed, not not-found', () => {
+      const problem = toProblem(new HttpException('PATCH is not a method of this path', 405), '/x');
+      expect(problem.status).toBe(405);
+      expect(problem.body).toMatchObject({
+        type: '/problems/method-not-allowed',
+        title: 'Method not allowed',
+        status: 405,
+        detail: 'PATCH is not a method of this path',
+        instance: '/x',
+      });
+      expect(problem.unexpected).toBeUndefined();
+    });
+
     it('a 403 from beneath (a static file server refusing `..`) → 404 not-found, not validation', () => {
       // What @fastify/send hands to reply.send for a path it refuses.
       const refused = Object.assign(new Error('Forbidden'), { status: 403, statusCode: 403 });

@@ -153,8 +153,9 @@ function fromHttpStatus(status: number, message: string, make: Make): Problem {
       return make('notFound', 'No resource has this path');
     case 404:
       return make('notFound', message);
+    // The path exists, not with this method; the caller adds the Allow header it knows.
     case 405:
-      return make('notFound', message);
+      return make('methodNotAllowed', message);
     case 413:
       return make('payloadTooLarge', 'The request body is larger than 1 MiB');
     case 415:

@@ -4,6 +4,16 @@ import { clientAddressKey } from './client-address';
 /** Public routes that are never limited (health probes); the docs are not Nest routes at all. */
 const UNLIMITED_PUBLIC_ROUTES = ['/health'];
 
+/**
+ * Whether calls of this route (a Fastify pattern or an OpenAPI path) are never counted, and so
+ * never carry the RateLimit fields.
+ */
+export function isUnlimitedRoute(route: string): boolean {
+  return UNLIMITED_PUBLIC_ROUTES.some(
+    (prefix) => route === prefix || route.startsWith(`${prefix}/`),
+  );
+}
+
 /** What the rate limiter knows of a request once authentication has run. */
 export interface RequestFacts {
   /** The route's pattern (`/projects/:projectId`), `undefined` when no route matched. */
@@ -34,12 +44,7 @@ export function selectBudget(facts: RequestFacts, limits: RateLimitConfig): Budg
   }
   // A protected route without an account has been refused by authentication already.
   if (!facts.isPublic || facts.route === undefined) return undefined;
-  const route = facts.route;
-  if (
-    UNLIMITED_PUBLIC_ROUTES.some((prefix) => route === prefix || route.startsWith(`${prefix}/`))
-  ) {
-    return undefined;
-  }
+  if (isUnlimitedRoute(facts.route)) return undefined;
   return {
     tracker: 'address',
     key: `rl:address:${clientAddressKey(facts.address)}`,

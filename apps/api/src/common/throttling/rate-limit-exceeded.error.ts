@@ -1,9 +1,9 @@
-import { rateLimitHeaders } from './rate-limit-headers';
+import { type RateLimitPolicy, rateLimitHeaders } from './rate-limit-headers';
 
-/** A request past its budget: 429 with Retry-After and the RateLimit-* fields. */
+/** A request past its budget: 429 with Retry-After and the RateLimit fields. */
 export class RateLimitExceededError extends Error {
   constructor(
-    readonly limit: number,
+    readonly policy: RateLimitPolicy,
     readonly retryAfterSeconds: number,
   ) {
     super(`Too many requests: try again in ${retryAfterSeconds} s`);
@@ -13,7 +13,7 @@ export class RateLimitExceededError extends Error {
   headers(): Record<string, string> {
     return {
       'retry-after': String(this.retryAfterSeconds),
-      ...rateLimitHeaders(this.limit, 0, this.retryAfterSeconds),
+      ...rateLimitHeaders(this.policy, 0, this.retryAfterSeconds),
     };
   }
 }

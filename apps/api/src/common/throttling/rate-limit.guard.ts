@@ -12,8 +12,9 @@ import { rateLimitHeaders, secondsUntil } from './rate-limit-headers';
 
 /**
  * Counts each request against its budget (see selectBudget) in a fixed window of
- * RATE_LIMIT_WINDOW_SECONDS: past the limit it answers 429; below it, it adds the RateLimit-*
- * headers. Registered globally after BearerAuthGuard, so that the account is known.
+ * RATE_LIMIT_WINDOW_SECONDS: past the limit it answers 429; below it, it adds the RateLimit and
+ * RateLimit-Policy headers, under the policy name `account` or `address`. Registered globally
+ * after BearerAuthGuard, so that the account is known.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
@@ -48,10 +49,15 @@ export class RateLimitGuard implements CanActivate {
 
     const { count, resetInMs } = await this.counters.increment(budget.key, this.windowMs);
     const resetSeconds = secondsUntil(resetInMs);
-    if (count > budget.limit) throw new RateLimitExceededError(budget.limit, resetSeconds);
+    const policy = {
+      name: budget.tracker,
+      quota: budget.limit,
+      windowSeconds: this.config.rateLimit.windowSeconds,
+    };
+    if (count > budget.limit) throw new RateLimitExceededError(policy, resetSeconds);
     void http
       .getResponse<FastifyReply>()
-      .headers(rateLimitHeaders(budget.limit, budget.limit - count, resetSeconds));
+      .headers(rateLimitHeaders(policy, budget.limit - count, resetSeconds));
     return true;
   }
 }
