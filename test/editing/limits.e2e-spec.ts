@@ -124,9 +124,14 @@ describe('limits', () => {
     );
     expect(statuses(responses)).toEqual([201, 201, 201, 201, 201, 409, 409, 409, 409]);
     expectLimit(responses.find((r) => r.status === 409) as Response, PROJECTS_PER_ACCOUNT_MAX);
-    expect((await api.get('/projects', { token: owner.token })).body).toHaveLength(
-      PROJECTS_PER_ACCOUNT_MAX,
-    );
+    // Exactly the limit, counted by walking every page of the list.
+    let listed = 0;
+    for (let next: string | undefined = '/projects?limit=100'; next !== undefined;) {
+      const page: Response = await api.get(next, { token: owner.token });
+      listed += (page.body as unknown[]).length;
+      next = /<([^>]+)>; rel="next"/.exec(String(page.headers.link ?? ''))?.[1];
+    }
+    expect(listed).toBe(PROJECTS_PER_ACCOUNT_MAX);
     const created = responses.find((r) => r.status === 201) as Response;
     expect(
       (await api.delete(created.headers.location as string, { token: owner.token })).status,

@@ -44,6 +44,7 @@ export * from './project/create-project.dto';
 export * from './project/update-project.dto';
 export * from './project/project-summary.response';
 export * from './project/project.response';
+export * from './project/list-projects.query.dto';
 
 export * from './block/block-style';
 export * from './block/block-style.dto';

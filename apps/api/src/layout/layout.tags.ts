@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 // Entity tags of the tree's representations. A node's tag is the project revision at which its
 // representation last changed; a list's is the revision at which its parent's list last
 // changed. So a change inside a column changes the tags of that column, its ancestors and the
@@ -9,5 +11,29 @@ export const nodeTag = (revision: number): string => `"r${revision}"`;
 /** The tag of the list of a node's children. */
 export const listTag = (listRevision: number): string => `"l${listRevision}"`;
 
-/** The tag of an account's list of projects: a digest of each project's id and revision. */
-export const projectListTag = (digest: string): string => `"p${digest}"`;
+/** What tells a page of an account's projects apart (see ProjectsRepository.page). */
+export interface ProjectPageIdentity {
+  /** The page's parameters: its size and the key it starts after (none: the first page). */
+  readonly limit: number;
+  readonly after?: { readonly createdAt: string; readonly id: string };
+  /** Digest of the shown projects' ids and revisions, in order. */
+  readonly digest: string;
+  /** Whether a next page follows (its `Link`). */
+  readonly more: boolean;
+}
+
+/**
+ * The tag of a page of an account's projects: a digest of the page's parameters, of each shown
+ * project's id and revision, and of whether a next page follows. It changes exactly when the
+ * page's items or its `Link` do, and two pages never share one.
+ */
+export const projectListTag = (page: ProjectPageIdentity): string => {
+  const identity = [
+    page.limit,
+    page.after?.createdAt ?? '',
+    page.after?.id ?? '',
+    page.digest,
+    page.more ? 'more' : 'last',
+  ].join('\n');
+  return `"p${createHash('md5').update(identity).digest('hex')}"`;
+};

@@ -1,7 +1,25 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Put,
+  Query,
+  Res,
+} from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiResponse, ApiTags, type HeaderObject } from '@nestjs/swagger';
+import { type FastifyReply } from 'fastify';
 import {
   CreateProjectDto,
+  ListProjectsQueryDto,
+  PAGE_CURSOR_DETAIL,
+  PAGE_CURSOR_MAX_LENGTH,
+  PROJECTS_PAGE_SIZE_DEFAULT,
+  PROJECTS_PAGE_SIZE_MAX,
+  PROJECTS_PAGE_SIZE_MIN,
   ProjectResponse,
   ProjectSummaryResponse,
   UpdateProjectDto,
@@ -23,6 +41,32 @@ import {
 import { NEW, PROJECT_EXAMPLE, PROJECT_SUMMARY_EXAMPLE } from '../../common/openapi/examples';
 import { ProjectPath } from '../params/layout-paths.params';
 import { ProjectsService } from '../services/projects.service';
+
+/** The `Link` header (RFC 8288) of a page that has a next one. */
+export function nextPageLink(limit: number, cursor: string): string {
+  return `</projects?limit=${limit}&cursor=${cursor}>; rel="next"`;
+}
+
+const LIST_ETAG: HeaderObject = {
+  description:
+    'Strong entity tag of this page: send it in `If-None-Match` to read the page only when it ' +
+    'changed.',
+  required: true,
+  schema: { type: 'string', example: '"p6f1ed002ab5595859014ebf0951522d9"' },
+};
+
+const NEXT_PAGE_LINK: HeaderObject = {
+  description:
+    'RFC 8288 link to the next page, present when more projects follow: ' +
+    '`</projects?limit=50&cursor=…>; rel="next"` (a relative URI; send the cursor as it is).',
+  required: false,
+  schema: {
+    type: 'string',
+    pattern: '^</projects\\?limit=\\d+&cursor=[A-Za-z0-9_-]+>; rel="next"$',
+    example:
+      '</projects?limit=50&cursor=eyJ0IjoiMjAyNi0xMS0yMlQxMDoxNTozMC4xMjMwMDBaIn0>; rel="next"',
+  },
+};
 
 @ApiTags('projects')
 @ApiProtected()
@@ -51,15 +95,69 @@ export class ProjectsController {
   @ApiOperation({
     summary: "List the calling account's projects",
     description:
-      "The calling account's projects, oldest first, without their blocks (retrieve a project " +
-      'for its whole tree). Its `ETag` changes whenever a project is created, changed or deleted.',
+      "The calling account's projects, oldest first (ties by id), without their blocks " +
+      '(retrieve a project for its whole tree), a page at a time: at most `limit` (1 to 100, ' +
+      'default 50). When more follow, `Link: </projects?limit=…&cursor=…>; rel="next"` names ' +
+      'the next page; the last page has no `Link`. A walk from the first page to the last sees ' +
+      'every project that existed throughout it exactly once, also when projects are created ' +
+      "or deleted meanwhile. A page's `ETag` changes whenever a project on it is changed, " +
+      'created or deleted there, or whether a next page follows changes. An unknown query ' +
+      'parameter, a `limit` out of range or a cursor this list did not give answers 400.',
   })
-  @ApiTaggedRead([ProjectSummaryResponse], [PROJECT_SUMMARY_EXAMPLE], 'The projects.')
-  list(
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    description: 'How many projects a page holds at most: 1 to 100, 50 when left out.',
+    schema: {
+      type: 'integer',
+      minimum: PROJECTS_PAGE_SIZE_MIN,
+      maximum: PROJECTS_PAGE_SIZE_MAX,
+      default: PROJECTS_PAGE_SIZE_DEFAULT,
+      example: PROJECTS_PAGE_SIZE_DEFAULT,
+    },
+  })
+  @ApiQuery({
+    name: 'cursor',
+    required: false,
+    description:
+      "Where the page starts: the `cursor` of the previous page's `Link`, sent as it came " +
+      '(opaque). Left out: the first page. A cursor is valid only for the account it was given ' +
+      'to.',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', maxLength: PAGE_CURSOR_MAX_LENGTH },
+  })
+  // The 200 of ApiTaggedRead (below), with the page's Link; its description stays.
+  @ApiResponse({
+    status: 200,
+    description: '',
+    type: [ProjectSummaryResponse],
+    example: [PROJECT_SUMMARY_EXAMPLE],
+    headers: { ETag: LIST_ETAG, Link: NEXT_PAGE_LINK },
+  })
+  @ApiTaggedRead(
+    [ProjectSummaryResponse],
+    [PROJECT_SUMMARY_EXAMPLE],
+    'A page of the projects, in order.',
+  )
+  @ApiProblems('validation', {
+    validation: {
+      when:
+        'A query parameter is unknown, `limit` is not an integer from 1 to 100, or `cursor` ' +
+        "is not one this list gave the calling account (a previous page's `Link`); `errors` " +
+        'names the parameter (`/limit`, `/cursor`, `/<name>`).',
+      detail: `cursor ${PAGE_CURSOR_DETAIL}`,
+    },
+  })
+  async list(
     @CurrentAccount() account: AuthenticatedAccount,
+    @Query() query: ListProjectsQueryDto,
     @Conditions() conditions: RequestConditions,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Representation<ProjectSummaryResponse[]>> {
-    return this.projects.list(account.id, conditions);
+    const page = await this.projects.list(account.id, query, conditions);
+    if (page.next !== undefined) {
+      void reply.header('link', nextPageLink(page.limit, page.next));
+    }
+    return page.representation;
   }
 
   @Get(':projectId')

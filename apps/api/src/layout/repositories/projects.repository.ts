@@ -2,25 +2,91 @@ import { Injectable } from '@nestjs/common';
 import { type SqlSession } from '../../database/sql-session';
 import { sqlStatement } from '../../database/sql-statement';
 import { type ProjectScope } from '../layout.scopes';
+import { type ProjectListKey } from '../project-list-cursor';
 import { projectBytes, projectJson, projectSummaryJson } from './sql/documents.sql';
 import { ownedPath, WRITE_REVISION } from './sql/paths.sql';
 import { TaggedReads } from './sql/tagged-reads';
 
-// The list in creation order, and a digest of each project's id and revision: any change to a
+// A page of an account's projects: creation order, the id breaking ties, so that the order is
+// total and a page starts right after the previous page's last project (keyset pagination).
+// The index (owner_id, created_at, id) serves it: one range scan of at most limit + 1 entries,
+// no sort, however many projects the account has. The extra row only tells whether a next
+// page exists. The digest covers each shown project's id and revision: any change to a
 // project's summary (its title, revision, updatedAt) takes a revision, so the digest changes
-// exactly when the list does.
+// exactly when the page's items do.
 const BY_CREATION = 'ORDER BY p.created_at, p.id';
-const DIGEST = `md5(COALESCE(string_agg(p.id::text || ':' || p.revision, ',' ${BY_CREATION}), ''))`;
-const LIST = sqlStatement<{ accountId: string }, { digest: string; json: string }>(
-  'projects.list',
-  `SELECT ${DIGEST} AS digest,
-     COALESCE(json_agg(${projectSummaryJson('p')} ${BY_CREATION}), '[]')::text AS json
-   FROM projects p WHERE p.owner_id = $accountId`,
+const AFTER_KEY = 'AND (p.created_at, p.id) > ($afterCreatedAt::timestamptz, $afterId::uuid)';
+
+// `n` numbers the rows in the index's order (a window over the scan, no sort); the row past the
+// limit only says that a next page exists.
+function pageOf(after: boolean): string {
+  return `(SELECT p.*, row_number() OVER (${BY_CREATION}) AS n
+     FROM projects p WHERE p.owner_id = $accountId ${after ? AFTER_KEY : ''}
+     ${BY_CREATION} LIMIT $limit::int + 1) p`;
+}
+
+const SHOWN = 'FILTER (WHERE p.n <= $limit::int)';
+const DIGEST = `md5(COALESCE(string_agg(p.id::text || ':' || p.revision, ',' ORDER BY p.n) ${SHOWN}, ''))`;
+const MORE = 'count(*) > $limit::int';
+
+type PageParams = { accountId: string; limit: number };
+type AfterParams = PageParams & { afterCreatedAt: string; afterId: string };
+type PageDigestRow = { digest: string; more: boolean };
+type PageRow = PageDigestRow & {
+  json: string;
+  last_created_at: string | null;
+  last_id: string | null;
+};
+
+const pageDocument = (after: boolean) =>
+  `SELECT ${DIGEST} AS digest, ${MORE} AS more,
+     COALESCE(json_agg(${projectSummaryJson('p')} ORDER BY p.n) ${SHOWN}, '[]')::text AS json,
+     (array_agg(to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+       ORDER BY p.n DESC) ${SHOWN})[1] AS last_created_at,
+     (array_agg(p.id::text ORDER BY p.n DESC) ${SHOWN})[1] AS last_id
+   FROM ${pageOf(after)}`;
+const pageDigest = (after: boolean) =>
+  `SELECT ${DIGEST} AS digest, ${MORE} AS more FROM ${pageOf(after)}`;
+
+const FIRST_PAGE = sqlStatement<PageParams, PageRow>('projects.first-page', pageDocument(false));
+const NEXT_PAGE = sqlStatement<AfterParams, PageRow>('projects.next-page', pageDocument(true));
+const FIRST_PAGE_DIGEST = sqlStatement<PageParams, PageDigestRow>(
+  'projects.first-page-digest',
+  pageDigest(false),
 );
-const LIST_DIGEST = sqlStatement<{ accountId: string }, { digest: string }>(
-  'projects.list-digest',
-  `SELECT ${DIGEST} AS digest FROM projects p WHERE p.owner_id = $accountId`,
+const NEXT_PAGE_DIGEST = sqlStatement<AfterParams, PageDigestRow>(
+  'projects.next-page-digest',
+  pageDigest(true),
 );
+
+/** Which page of an account's projects: at most `limit`, after `after` (the first page without). */
+export interface ProjectPageQuery {
+  accountId: string;
+  limit: number;
+  after?: ProjectListKey;
+}
+
+/** What tells a page's representation apart: its items' ids and revisions, and whether more follow. */
+export interface ProjectPageDigest {
+  /** md5 of the shown projects' ids and revisions, in order. */
+  digest: string;
+  /** Whether a next page exists. */
+  more: boolean;
+}
+
+export interface ProjectPage extends ProjectPageDigest {
+  /** The JSON array of the page's project summaries. */
+  json: string;
+  /** Sort key of the page's last project; undefined when the page is empty. */
+  last?: ProjectListKey;
+}
+
+function pageParams(query: ProjectPageQuery): PageParams | AfterParams {
+  const { accountId, limit, after } = query;
+  return after
+    ? { accountId, limit, afterCreatedAt: after.createdAt, afterId: after.id }
+    : { accountId, limit };
+}
 
 // Every write beneath a project starts here: the owner check and the project's row lock, held
 // until the transaction ends. Writes to one project are serialised by it, so every statement
@@ -95,17 +161,27 @@ export class ProjectsRepository {
     ),
   };
 
-  listDocument(
-    db: SqlSession,
-    accountId: string,
-  ): Promise<{ digest: string; json: string } | undefined> {
-    return db.row(LIST, { accountId });
+  /** A page of the account's projects; the digest alone is what a 304 needs. */
+  async page(db: SqlSession, query: ProjectPageQuery): Promise<ProjectPage> {
+    const params = pageParams(query);
+    const row =
+      'afterId' in params ? await db.row(NEXT_PAGE, params) : await db.row(FIRST_PAGE, params);
+    if (!row) throw new Error('projects.page: an aggregate always answers a row');
+    const last =
+      row.last_created_at !== null && row.last_id !== null
+        ? { createdAt: row.last_created_at, id: row.last_id }
+        : undefined;
+    return { digest: row.digest, more: row.more, json: row.json, ...(last ? { last } : {}) };
   }
 
-  async listDigest(db: SqlSession, accountId: string): Promise<string> {
-    const row = await db.row(LIST_DIGEST, { accountId });
-    if (!row) throw new Error('projects.list-digest: an aggregate always answers a row');
-    return row.digest;
+  async pageDigest(db: SqlSession, query: ProjectPageQuery): Promise<ProjectPageDigest> {
+    const params = pageParams(query);
+    const row =
+      'afterId' in params
+        ? await db.row(NEXT_PAGE_DIGEST, params)
+        : await db.row(FIRST_PAGE_DIGEST, params);
+    if (!row) throw new Error('projects.page-digest: an aggregate always answers a row');
+    return { digest: row.digest, more: row.more };
   }
 
   /** Locks the project for a write; undefined when it does not exist for this account. */

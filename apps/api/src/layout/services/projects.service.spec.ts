@@ -2,12 +2,15 @@ import { jest } from '@jest/globals';
 import {
   LimitExceededError,
   PreconditionFailedError,
+  RequestValidationError,
   ResourceNotFoundError,
 } from '../../common/errors';
 import { RequestConditions } from '../../common/http/request-conditions';
 import { type Database } from '../../database/database';
 import { type SqlSession } from '../../database/sql-session';
 import { type ProjectScope } from '../layout.scopes';
+import { projectListTag } from '../layout.tags';
+import { encodeProjectListCursor } from '../project-list-cursor';
 import { type ProjectsRepository } from '../repositories/projects.repository';
 import {
   expectNotFound,
@@ -30,8 +33,8 @@ const PROJECT_JSON = '{"_id":"p1","title":"Old","revision":7,"blocks":[]}';
 function repositoryMock() {
   return {
     reads: { project: readsMock<ProjectScope>() },
-    listDocument: jest.fn<ProjectsRepository['listDocument']>(),
-    listDigest: jest.fn<ProjectsRepository['listDigest']>(),
+    page: jest.fn<ProjectsRepository['page']>(),
+    pageDigest: jest.fn<ProjectsRepository['pageDigest']>(),
     insert: jest.fn<ProjectsRepository['insert']>(),
     retitle: jest.fn<ProjectsRepository['retitle']>(),
     delete: jest.fn<ProjectsRepository['delete']>(),
@@ -58,35 +61,78 @@ describe('ProjectsService', () => {
   });
 
   describe('list', () => {
-    const LIST = { digest: 'abc', json: '[{"_id":"p1"}]' };
+    const LAST = {
+      createdAt: '2026-11-22T10:15:30.123000Z',
+      id: '0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a87',
+    };
+    const PAGE = { digest: 'abc', more: false, json: '[{"_id":"p1"}]', last: LAST };
+    const tagOf = (page: { limit: number; after?: typeof LAST; more: boolean }) =>
+      projectListTag({ digest: 'abc', ...page });
 
-    it('without If-None-Match reads the list once and tags it "p<digest>"', async () => {
-      repository.listDocument.mockResolvedValue(LIST);
-      const answer = await service.list('acc-1', RequestConditions.NONE);
-      expect(repository.listDigest).not.toHaveBeenCalled();
-      expect(repository.listDocument).toHaveBeenCalledTimes(1);
-      expect(repository.listDocument).toHaveBeenCalledWith(db, 'acc-1');
-      expect(answer.notModified).toBe(false);
-      expect(answer.body?.text).toBe(LIST.json);
-      expect(answer.headers).toEqual({ etag: '"pabc"' });
+    it('without a query reads the first page of 50 once, tagged, without a next cursor', async () => {
+      repository.page.mockResolvedValue(PAGE);
+      const answer = await service.list('acc-1', {}, RequestConditions.NONE);
+      expect(repository.pageDigest).not.toHaveBeenCalled();
+      expect(repository.page).toHaveBeenCalledTimes(1);
+      expect(repository.page).toHaveBeenCalledWith(db, { accountId: 'acc-1', limit: 50 });
+      expect(answer.limit).toBe(50);
+      expect(answer.next).toBeUndefined();
+      expect(answer.representation.notModified).toBe(false);
+      expect(answer.representation.body?.text).toBe(PAGE.json);
+      expect(answer.representation.headers).toEqual({ etag: tagOf({ limit: 50, more: false }) });
+      expect(answer.representation.headers.etag).toMatch(/^"p[0-9a-f]{32}"$/);
+    });
+
+    it('gives the cursor of the last project when more follow, and reads after a cursor', async () => {
+      repository.page.mockResolvedValue({ ...PAGE, more: true });
+      const first = await service.list('acc-1', { limit: 1 }, RequestConditions.NONE);
+      expect(first.next).toBe(encodeProjectListCursor('acc-1', LAST));
+      repository.page.mockResolvedValue({ digest: 'abc', more: false, json: '[]' });
+      const second = await service.list(
+        'acc-1',
+        { limit: 1, cursor: first.next },
+        RequestConditions.NONE,
+      );
+      expect(repository.page).toHaveBeenLastCalledWith(db, {
+        accountId: 'acc-1',
+        limit: 1,
+        after: LAST,
+      });
+      expect(second.next).toBeUndefined();
+      // Same items digest, other parameters: another tag.
+      expect(second.representation.headers.etag).not.toBe(first.representation.headers.etag);
+    });
+
+    it("refuses another account's cursor at /cursor, before reading anything", async () => {
+      const cursor = encodeProjectListCursor('acc-2', LAST);
+      const refused = service.list('acc-1', { cursor }, RequestConditions.NONE);
+      await expect(refused).rejects.toBeInstanceOf(RequestValidationError);
+      await expect(refused).rejects.toMatchObject({
+        errors: [{ pointer: '/cursor', detail: expect.any(String) }],
+      });
+      expect(repository.page).not.toHaveBeenCalled();
+      expect(repository.pageDigest).not.toHaveBeenCalled();
     });
 
     it('with the current tag in If-None-Match reads only the digest and answers 304', async () => {
-      repository.listDigest.mockResolvedValue('abc');
-      const answer = await service.list('acc-1', ifNoneMatch('"pabc"'));
-      expect(repository.listDigest).toHaveBeenCalledWith(db, 'acc-1');
-      expect(repository.listDocument).not.toHaveBeenCalled();
-      expect(answer.notModified).toBe(true);
-      expect(answer.body).toBeUndefined();
-      expect(answer.headers).toEqual({ etag: '"pabc"' });
+      repository.pageDigest.mockResolvedValue({ digest: 'abc', more: true });
+      const tag = tagOf({ limit: 2, more: true });
+      const answer = await service.list('acc-1', { limit: 2 }, ifNoneMatch(tag));
+      expect(repository.pageDigest).toHaveBeenCalledWith(db, { accountId: 'acc-1', limit: 2 });
+      expect(repository.page).not.toHaveBeenCalled();
+      expect(answer.representation.notModified).toBe(true);
+      expect(answer.representation.body).toBeUndefined();
+      expect(answer.representation.headers).toEqual({ etag: tag });
     });
 
-    it('with an old tag in If-None-Match reads the list', async () => {
-      repository.listDigest.mockResolvedValue('abc');
-      repository.listDocument.mockResolvedValue(LIST);
-      const answer = await service.list('acc-1', ifNoneMatch('"pold"'));
-      expect(answer.notModified).toBe(false);
-      expect(answer.body?.text).toBe(LIST.json);
+    it('with a tag of the page before a next page appeared, reads the page', async () => {
+      repository.pageDigest.mockResolvedValue({ digest: 'abc', more: true });
+      repository.page.mockResolvedValue({ ...PAGE, more: true });
+      const old = tagOf({ limit: 2, more: false });
+      const answer = await service.list('acc-1', { limit: 2 }, ifNoneMatch(old));
+      expect(answer.representation.notModified).toBe(false);
+      expect(answer.representation.body?.text).toBe(PAGE.json);
+      expect(answer.next).toBeDefined();
     });
   });
 

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import {
   type CreateProjectDto,
+  type ListProjectsQueryDto,
   type ProjectResponse,
   type ProjectSummaryResponse,
+  PROJECTS_PAGE_SIZE_DEFAULT,
   PROJECTS_PER_ACCOUNT_MAX,
   type UpdateProjectDto,
 } from '@layout/contracts';
@@ -13,11 +15,21 @@ import { Database } from '../../database/database';
 import { pathOf } from '../layout.paths';
 import { type ProjectScope } from '../layout.scopes';
 import { nodeTag, projectListTag } from '../layout.tags';
+import { encodeProjectListCursor, projectListKeyOf } from '../project-list-cursor';
 import { ProjectsRepository } from '../repositories/projects.repository';
 import { answerNode, answerUnchanged } from './node-answers';
 import { readTagged } from './tagged-read';
 import { assertTreeWithin, assertWithinCount } from './tree-limits';
 import { TreeWriter } from './tree-writer';
+
+/** A page of `GET /projects`: the answer, and the cursor of the next page when there is one. */
+export interface ProjectListPage {
+  /** The page's size, as asked or by default. */
+  readonly limit: number;
+  readonly representation: Representation<ProjectSummaryResponse[]>;
+  /** Cursor of the next page; absent on the last page (and on a 304). */
+  readonly next?: string;
+}
 
 @Injectable()
 export class ProjectsService {
@@ -27,19 +39,35 @@ export class ProjectsService {
     private readonly projects: ProjectsRepository,
   ) {}
 
+  /**
+   * A page of the account's projects, in creation order: at most `limit` (50 when left out),
+   * after the project the cursor names. 304 when `If-None-Match` names the page's current tag
+   * (found from the page's digest, without building the document). `next` is the cursor of
+   * the following page, when there is one.
+   */
   async list(
     accountId: string,
+    query: ListProjectsQueryDto,
     conditions: RequestConditions,
-  ): Promise<Representation<ProjectSummaryResponse[]>> {
+  ): Promise<ProjectListPage> {
+    const limit = query.limit ?? PROJECTS_PAGE_SIZE_DEFAULT;
+    const after =
+      query.cursor === undefined ? undefined : projectListKeyOf(accountId, query.cursor);
+    const pageQuery = { accountId, limit, ...(after ? { after } : {}) };
     if (conditions.asksIfNoneMatch) {
-      const tag = projectListTag(await this.projects.listDigest(this.db, accountId));
-      if (conditions.isNotModified(tag)) return Representation.notModified(tag);
+      const digest = await this.projects.pageDigest(this.db, pageQuery);
+      const tag = projectListTag({ limit, after, ...digest });
+      if (conditions.isNotModified(tag)) {
+        return { limit, representation: Representation.notModified(tag) };
+      }
     }
-    const list = await this.projects.listDocument(this.db, accountId);
-    if (!list) throw new Error('projects.list: an aggregate always answers a row');
-    return Representation.of(new SerializedJson<ProjectSummaryResponse[]>(list.json), {
-      etag: projectListTag(list.digest),
-    });
+    const page = await this.projects.page(this.db, pageQuery);
+    const representation = Representation.of(
+      new SerializedJson<ProjectSummaryResponse[]>(page.json),
+      { etag: projectListTag({ limit, after, digest: page.digest, more: page.more }) },
+    );
+    const next = page.more && page.last ? encodeProjectListCursor(accountId, page.last) : undefined;
+    return { limit, representation, ...(next ? { next } : {}) };
   }
 
   retrieve(

@@ -1,0 +1,64 @@
+import { Transform } from 'class-transformer';
+import { MayBeOmitted } from '../validation/may-be-omitted';
+import { Rule } from '../validation/rule';
+
+/** Projects in a page of `GET /projects` when the query names no `limit`. */
+export const PROJECTS_PAGE_SIZE_DEFAULT = 50;
+export const PROJECTS_PAGE_SIZE_MIN = 1;
+/** The most projects one page of `GET /projects` holds. */
+export const PROJECTS_PAGE_SIZE_MAX = 100;
+/** Cursors are opaque; one longer than this was never given out, so it is refused unread. */
+export const PAGE_CURSOR_MAX_LENGTH = 512;
+
+export const PAGE_SIZE_DETAIL = `must be an integer from ${PROJECTS_PAGE_SIZE_MIN} to ${PROJECTS_PAGE_SIZE_MAX}`;
+export const PAGE_CURSOR_DETAIL = "must be the cursor of a previous page's Link header";
+
+// A query parameter is always a string: its decimal form, without sign, spaces or leading zeros,
+// becomes a number; anything else stays as it came and fails the rule.
+const DECIMAL = /^(?:0|[1-9]\d{0,5})$/;
+const BASE64URL = new RegExp(`^[A-Za-z0-9_-]{1,${PAGE_CURSOR_MAX_LENGTH}}$`);
+
+export function isPageSize(value: unknown): value is number {
+  return (
+    typeof value === 'number' &&
+    Number.isInteger(value) &&
+    value >= PROJECTS_PAGE_SIZE_MIN &&
+    value <= PROJECTS_PAGE_SIZE_MAX
+  );
+}
+
+/**
+ * Query of `GET /projects`. Both parameters may be left out: the first page of 50. Any other
+ * parameter is refused (400 at its name).
+ */
+export class ListProjectsQueryDto {
+  /**
+   * How many projects a page holds at most: 1 to 100, 50 when left out.
+   * @example 50
+   */
+  @MayBeOmitted()
+  @Transform(
+    ({ value }: { value: unknown }) =>
+      typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value,
+    { toClassOnly: true },
+  )
+  @Rule('isPageSize', isPageSize, PAGE_SIZE_DETAIL, {
+    type: 'integer',
+    minimum: PROJECTS_PAGE_SIZE_MIN,
+    maximum: PROJECTS_PAGE_SIZE_MAX,
+  })
+  limit?: number;
+
+  /**
+   * Where the page starts: the `cursor` of the previous page's `Link: <…>; rel="next"`, as it
+   * came (opaque). Left out: the first page.
+   */
+  @MayBeOmitted()
+  @Rule(
+    'isPageCursor',
+    (value) => typeof value === 'string' && BASE64URL.test(value),
+    PAGE_CURSOR_DETAIL,
+    { type: 'string', pattern: BASE64URL.source, maxLength: PAGE_CURSOR_MAX_LENGTH },
+  )
+  cursor?: string;
+}
