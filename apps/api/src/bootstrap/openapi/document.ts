@@ -5,12 +5,14 @@ import {
   type OperationObject,
   type ParameterObject,
   type PathItemObject,
+  type HeaderObject,
   type ReferenceObject,
   SwaggerModule,
 } from '@nestjs/swagger';
 import { ensurePluginMetadata } from './plugin-metadata';
 import { examplePath } from '../../common/openapi/examples';
 import { INSTANCE_PLACEHOLDER, PROBLEM_CONTENT_TYPE } from '../../common/openapi/problems';
+import { isUnlimitedRoute } from '../../common/throttling/rate-limit-budget';
 import { applySchemaHints, modelsReferencedByHints } from './schema-hints';
 
 export const DOCS_PATH = 'docs';
@@ -51,7 +53,20 @@ send the request again) and \`/problems/internal\` (500: a fault of the service,
 nothing more). Any operation can also answer \`/problems/headers-too-large\` (431, headers over
 16 KiB), \`/problems/malformed-request\` (400, not parseable as HTTP) or
 \`/problems/request-timeout\` (408, headers or body not received in time), before the request is
-routed; the connection is then closed.`;
+routed; the connection is then closed. Every type URI is also a page: \`GET /problems/<kind>\`
+describes that problem (HTML, no token), \`GET /problems\` lists them all.
+
+**Methods.** A path answers \`HEAD\` wherever it answers \`GET\`. A method the path does not have
+answers 405 \`/problems/method-not-allowed\` with \`Allow\` listing the ones it has; \`OPTIONS\`
+(not a CORS preflight) answers 204 with \`Allow\`. A path that does not exist answers 404
+whatever the method.
+
+**Request budgets.** Calls with a token count against the account's budget, sign-up and the token
+against the client address's; past it, 429 \`/problems/rate-limited\` with \`Retry-After\`. Every
+counted answer carries the IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers):
+\`RateLimit-Policy: "account";q=1200;w=60\` (the budget: \`q\` requests per \`w\` seconds; the
+policy is \`account\` or \`address\`) and \`RateLimit: "account";r=1187;t=42\` (\`r\` requests left,
+\`t\` seconds until the budget starts again). Every answer carries \`X-Request-Id\`.`;
 
 const TAGS: ReadonlyArray<[string, string]> = [
   ['accounts', 'Sign-up, bearer tokens and the calling account'],
@@ -104,7 +119,57 @@ function createdResourcePath(document: OpenAPIObject, collection: string): strin
   );
 }
 
-/** What the decorators cannot know: the paths (parameters, `instance`, `Location` examples). */
+const REQUEST_ID: HeaderObject = {
+  description:
+    "The request's id: the caller's own `X-Request-Id` when it sent a sane one (up to 128 " +
+    'letters, digits and `._-`), else a new UUID. Every log line of the request carries it.',
+  required: true,
+  schema: { type: 'string', example: '0190a6f0-9b2c-7d4e-8f60-1a2b3c4d5e6f' },
+};
+
+const RATE_LIMIT: HeaderObject = {
+  description:
+    'What is left of the budget this request counted against (IETF RateLimit field): `r` ' +
+    'requests, for `t` more seconds. Absent when the request was not counted (a missing or ' +
+    'invalid token).',
+  required: false,
+  schema: {
+    type: 'string',
+    pattern: '^"(account|address)";r=\\d+;t=\\d+$',
+    example: '"account";r=1187;t=42',
+  },
+};
+
+const RATE_LIMIT_POLICY: HeaderObject = {
+  description:
+    'The budget this request counted against (IETF RateLimit-Policy field): `q` requests per ' +
+    '`w` seconds, per account (`account`, calls with a token) or per client address ' +
+    '(`address`, sign-up and token). Absent when the request was not counted.',
+  required: false,
+  schema: {
+    type: 'string',
+    pattern: '^"(account|address)";q=\\d+;w=\\d+$',
+    example: '"account";q=1200;w=60',
+  },
+};
+
+/**
+ * The headers every response of the operation carries, or may: `X-Request-Id` always, the
+ * RateLimit fields on every route the budgets count (all but health).
+ */
+function commonHeaders(path: string): Record<string, HeaderObject> {
+  return {
+    'X-Request-Id': REQUEST_ID,
+    ...(isUnlimitedRoute(path)
+      ? {}
+      : { RateLimit: RATE_LIMIT, 'RateLimit-Policy': RATE_LIMIT_POLICY }),
+  };
+}
+
+/**
+ * What the decorators cannot know: the paths (parameters, `instance`, `Location` examples), and
+ * the headers of every response.
+ */
 function completeOperations(document: OpenAPIObject): void {
   for (const [path, item] of Object.entries(document.paths)) {
     for (const operation of operationsOf(item)) {
@@ -112,6 +177,8 @@ function completeOperations(document: OpenAPIObject): void {
         (parameter) => isReference(parameter) || parameter.in !== 'path',
       );
       operation.parameters = [...pathParameters(path), ...others];
+      // Said, not implied: an operation without a bearer requirement needs no token at all.
+      operation.security ??= [];
 
       for (const [status, response] of Object.entries(operation.responses)) {
         if (response === undefined || isReference(response)) continue;
@@ -121,7 +188,8 @@ function completeOperations(document: OpenAPIObject): void {
           const value = example.value as { instance?: string };
           if (value.instance === INSTANCE_PLACEHOLDER) value.instance = examplePath(path);
         }
-        const location = response.headers?.Location;
+        response.headers = { ...response.headers, ...commonHeaders(path) };
+        const location = response.headers.Location;
         const created = createdResourcePath(document, path);
         if (status === '201' && location && !isReference(location) && created) {
           location.example = examplePath(created);
@@ -142,6 +210,8 @@ export async function buildOpenApiDocument(app: INestApplication): Promise<OpenA
     .setTitle('Proposal page layout service')
     .setDescription(DESCRIPTION)
     .setVersion('1')
+    // The paths sit at the root of whatever origin serves this document.
+    .addServer('/', 'The server that serves this document')
     .addBearerAuth({
       type: 'http',
       scheme: 'bearer',
@@ -159,5 +229,8 @@ export async function buildOpenApiDocument(app: INestApplication): Promise<OpenA
   });
   applySchemaHints(document);
   completeOperations(document);
+  // Proprietary, as package.json says; set here, as the builder would add empty URLs.
+  document.info.license = { name: 'UNLICENSED (proprietary)' };
+  document.info.contact = { name: 'The proposal page layout team' };
   return document;
 }

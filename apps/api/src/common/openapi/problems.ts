@@ -22,13 +22,14 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 export const INSTANCE_PLACEHOLDER = '{request path}';
 
 /**
- * Every problem kind an operation can document. `internal` is not a promise, and the three that
+ * Every problem kind an operation can document. `internal` is not a promise, the three that
  * Node's HTTP server raises before any route is known (headers too large, a malformed request,
- * a request that did not arrive in time) are described once in the info text.
+ * a request that did not arrive in time) and a method the path does not have (which no
+ * operation can document, being no operation) are described once in the info text.
  */
 export type DocumentedProblemKind = Exclude<
   ProblemKind,
-  'internal' | 'malformedRequest' | 'headersTooLarge' | 'requestTimeout'
+  'internal' | 'malformedRequest' | 'headersTooLarge' | 'requestTimeout' | 'methodNotAllowed'
 >;
 
 interface ProblemDoc {
@@ -178,6 +179,35 @@ const PROBLEM_DOCS: Readonly<Record<DocumentedProblemKind, ProblemDoc>> = {
   },
 };
 
+/** When the problems no operation documents occur (see DocumentedProblemKind). */
+const UNDOCUMENTED_WHEN: Readonly<Record<Exclude<ProblemKind, DocumentedProblemKind>, string>> = {
+  methodNotAllowed:
+    'The path exists, but not with this method; `Allow` lists the methods it has (HEAD ' +
+    'wherever GET is, OPTIONS everywhere).',
+  malformedRequest:
+    'The request could not be parsed as HTTP; the connection is closed. Any operation can ' +
+    'answer it, before the request is routed.',
+  headersTooLarge:
+    'The request headers are larger than 16 KiB; the connection is closed. Any operation can ' +
+    'answer it, before the request is routed.',
+  requestTimeout:
+    'The headers or the body did not arrive in time; the connection is closed. Any operation ' +
+    'can answer it, before the request is routed.',
+  internal:
+    'A fault of the service, not of the request; the answer says nothing more. Try again ' +
+    'later; the request id (`X-Request-Id`) finds the log lines.',
+};
+
+/**
+ * When a problem of this kind occurs, as a sentence or two (Markdown code spans): what its type
+ * URI's page says (GET /problems/<kind>).
+ */
+export function problemWhen(kind: ProblemKind): string {
+  return kind in PROBLEM_DOCS
+    ? PROBLEM_DOCS[kind as DocumentedProblemKind].when
+    : UNDOCUMENTED_WHEN[kind as Exclude<ProblemKind, DocumentedProblemKind>];
+}
+
 /** Overrides of the generic wording for one operation (e.g. sign-up's 404 when it is off). */
 export type ProblemWording = Partial<
   Record<DocumentedProblemKind, { when: string; detail: string }>
@@ -199,7 +229,8 @@ function kindSchema(kind: DocumentedProblemKind): SchemaObject {
       type: { enum: [PROBLEM_TYPES[kind]] },
       status: { enum: [statusOf(kind)] },
     },
-    ...(extensions.length > 0 ? { required: extensions } : {}),
+    // `type` required in each, so that the kinds of one status exclude each other (oneOf).
+    required: ['type', 'status', ...extensions],
   };
 }
 

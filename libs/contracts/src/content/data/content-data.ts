@@ -31,6 +31,8 @@ export const CONTENT_DATA_BY_TYPE_SCHEMA: SchemaHint = {
       type: { enum: [type] },
       data: { model: () => CONTENT_DATA_CLASSES[type] },
     },
+    // Each variant requires its `type`, so that the variants exclude each other.
+    required: ['type'],
   })),
 };
 
