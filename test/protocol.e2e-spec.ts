@@ -29,6 +29,28 @@ describe('protocol', () => {
     );
   };
 
+  it('answers an unknown query parameter with 400 naming it, on every kind of operation', async () => {
+    for (const [method, path] of [
+      ['GET', `${layout.project}?colour=red`],
+      ['GET', `${layout.contents}?constructor=1`],
+      ['GET', `/projects?limit=2&__proto__=x`],
+      ['DELETE', `${layout.column}?force=true`],
+      ['GET', '/health/ready?verbose'],
+    ] as const) {
+      const response = await api.request(method, path, { token });
+      expectProblem(response, 400, '/problems/validation');
+      const name = /[?&]([^=&]+)(?:=[^&]*)?$/.exec(path)?.[1];
+      expect(response.body.errors).toEqual([
+        { pointer: `/${name}`, detail: 'is not a known member' },
+      ]);
+    }
+    // The column is still there: the refused DELETE did nothing.
+    expect((await api.get(layout.column, { token })).status).toBe(200);
+    // Documented parameters pass, and routes outside the document are left alone.
+    expect((await api.get('/projects?limit=2', { token })).status).toBe(200);
+    expect((await api.request('GET', '/docs/swagger-ui.css?v=1', {})).status).toBe(200);
+  });
+
   it('answers malformed JSON with 400', async () => {
     const response = await api.request('POST', layout.columns, {
       token,

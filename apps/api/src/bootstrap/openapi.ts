@@ -2,6 +2,11 @@ import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { type FastifyInstance } from 'fastify';
 import { buildOpenApiDocument, DOCS_PATH, DOCUMENT_PATH } from './openapi/document';
+import {
+  type KnownQueryParameters,
+  knownQueryParameters,
+  refuseUnknownQueryParameters,
+} from './query-parameters';
 
 export { buildOpenApiDocument } from './openapi/document';
 
@@ -52,10 +57,13 @@ function serveOnlyExplorerFiles(fastify: FastifyInstance): void {
 export function setUpOpenApi(app: NestFastifyApplication): void {
   let document: OpenAPIObject | undefined;
   const fastify = app.getHttpAdapter().getInstance();
+  let queries: KnownQueryParameters | undefined;
   fastify.addHook('onReady', async () => {
     document ??= await buildOpenApiDocument(app);
+    queries = knownQueryParameters(document);
   });
   serveOnlyExplorerFiles(fastify);
+  refuseUnknownQueryParameters(fastify, () => queries);
   SwaggerModule.setup(
     DOCS_PATH,
     app,

@@ -27,7 +27,7 @@ export class HealthController {
       'sending it requests.',
   })
   @ApiOkJsonResponse(HEALTH_SCHEMA, { status: 'ok' }, 'The process is up.')
-  @ApiProblems('shuttingDown')
+  @ApiProblems('validation', 'shuttingDown')
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
@@ -40,7 +40,7 @@ export class HealthController {
       'never rate limited.',
   })
   @ApiOkJsonResponse(HEALTH_SCHEMA, { status: 'ok' }, 'The database answers.')
-  @ApiProblems('databaseUnavailable', 'shuttingDown')
+  @ApiProblems('validation', 'databaseUnavailable', 'shuttingDown')
   async ready(): Promise<{ status: 'ok' }> {
     await this.health.assertDatabaseReachable();
     return { status: 'ok' };

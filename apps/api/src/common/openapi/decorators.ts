@@ -29,11 +29,12 @@ export const BODY_PROBLEMS = [
 ] as const satisfies readonly DocumentedProblemKind[];
 
 /**
- * Problems of every operation under a token: rate limiting, an unreachable database, an
- * account past its share of the connections, a write whose outcome is unknown, a stopping
- * instance.
+ * Problems of every operation under a token: an unknown query parameter, rate limiting, an
+ * unreachable database, an account past its share of the connections, a write whose outcome
+ * is unknown, a stopping instance.
  */
 export const COMMON_PROBLEMS = [
+  'validation',
   'rateLimited',
   'databaseUnavailable',
   'tooManyConcurrentRequests',

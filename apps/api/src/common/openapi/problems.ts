@@ -51,8 +51,9 @@ const RETRY_AFTER: HeaderObject = {
 const PROBLEM_DOCS: Readonly<Record<DocumentedProblemKind, ProblemDoc>> = {
   validation: {
     when:
-      'The body is not a JSON object, or a member is missing, invalid or unknown; `errors` ' +
-      'lists every invalid member by JSON pointer.',
+      'The body is not a JSON object, or a member is missing, invalid or unknown, or a query ' +
+      'parameter is invalid or unknown; `errors` lists each by JSON pointer (`/<name>` for a ' +
+      'query parameter).',
     // An unknown member: a mistake every body can have.
     detail: `colour ${UNKNOWN_MEMBER_DETAIL}`,
     extensions: { errors: [{ pointer: '/colour', detail: UNKNOWN_MEMBER_DETAIL }] },
