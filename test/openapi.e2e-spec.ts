@@ -57,6 +57,14 @@ function differences(committed: unknown, served: unknown, pointer = ''): string[
   );
 }
 
+const STYLE = {
+  backgroundImage: '',
+  backgroundRepeat: 'no-repeat',
+  backgroundSize: 'cover',
+  backgroundPosition: 'center center',
+  opacity: 1,
+};
+
 describe('the OpenAPI document', () => {
   let app: NestFastifyApplication;
   let api: Api;
@@ -101,6 +109,27 @@ describe('the OpenAPI document', () => {
     );
     expect(problems).toEqual([]);
   };
+
+  it('describes a content response as a union discriminated by type, each with its own data', () => {
+    const content = served.components.schemas.ContentResponse as Json;
+    const variants = (content.oneOf as Json[]).map((variant) => ({
+      type: variant.properties.type.enum,
+      data: variant.properties.data.$ref,
+      required: variant.required,
+    }));
+    expect(variants).toEqual(
+      ['empty', 'text', 'image', 'video', 'quote'].map((type) => ({
+        type: [type],
+        data: `#/components/schemas/${type[0].toUpperCase()}${type.slice(1)}DataDto`,
+        required: ['type'],
+      })),
+    );
+    const image = { _id: 'c1', type: 'image', style: {}, data: { url: 'https://e.com/a.png' } };
+    const schema = { $ref: '#/components/schemas/ContentResponse' };
+    expect(validate(schema, { ...image, style: STYLE })).toBeUndefined();
+    // Data of another type does not pass for this one.
+    expect(validate(schema, { ...image, style: STYLE, data: { html: '<p>x</p>' } })).toBeDefined();
+  });
 
   it('is the committed openapi.json', () => {
     let committed: unknown;

@@ -6,6 +6,7 @@ import { ImageDataDto } from './data/image-data.dto';
 import { QuoteDataDto } from './data/quote-data.dto';
 import { TextDataDto } from './data/text-data.dto';
 import { VideoDataDto } from './data/video-data.dto';
+import { type TypedContentResponse } from './content.response';
 import { UpdateContentDto } from './update-content.dto';
 import { TEXT_HTML_MAX_LENGTH } from '../limits';
 import { validateBody } from '../validation/validate-body';
@@ -222,5 +223,32 @@ describe('URL members', () => {
       },
       { pointer: '/data/url', detail: URL_DETAIL },
     ]);
+  });
+});
+
+describe('TypedContentResponse', () => {
+  it('narrows data by type for TypeScript clients', () => {
+    const contents: TypedContentResponse[] = [
+      {
+        _id: 'a',
+        type: 'image',
+        style: DEFAULT_CONTENT_STYLE,
+        data: { url: 'https://e.com/a.png' },
+      },
+      { _id: 'b', type: 'text', style: DEFAULT_CONTENT_STYLE, data: { html: '<p>hi</p>' } },
+    ];
+    const seen = contents.map((content) => {
+      switch (content.type) {
+        case 'image':
+          return content.data.url;
+        case 'text':
+          // @ts-expect-error a text's data has no url: the type narrowed it to the text's members
+          void content.data.url;
+          return content.data.html;
+        default:
+          return undefined;
+      }
+    });
+    expect(seen).toEqual(['https://e.com/a.png', '<p>hi</p>']);
   });
 });

@@ -1,7 +1,14 @@
+import { HintClassSchema } from '../validation/schema-hints';
 import { ContentStyleResponse } from './content-style.response';
 import type { ContentType } from './content-type';
+import { CONTENT_DATA_BY_TYPE_SCHEMA } from './data/content-data';
+import type { CONTENT_DATA_CLASSES } from './data/content-data';
 
-/** A content of a column. */
+/**
+ * A content of a column. In the OpenAPI document it is a union discriminated by `type`, each
+ * variant with its own `data`, so that a generated client narrows `data` by `type`.
+ */
+@HintClassSchema(CONTENT_DATA_BY_TYPE_SCHEMA)
 export class ContentResponse {
   /**
    * Identifier of the content.
@@ -24,3 +31,14 @@ export class ContentResponse {
    */
   data!: Record<string, unknown>;
 }
+
+/** The `data` of a content of type `T`. */
+export type ContentDataOf<T extends ContentType> = InstanceType<(typeof CONTENT_DATA_CLASSES)[T]>;
+
+/**
+ * A content response as a union discriminated by `type`, for TypeScript clients: checking
+ * `content.type === 'image'` narrows `content.data` to the image's members.
+ */
+export type TypedContentResponse = {
+  [T in ContentType]: Omit<ContentResponse, 'type' | 'data'> & { type: T; data: ContentDataOf<T> };
+}[ContentType];
