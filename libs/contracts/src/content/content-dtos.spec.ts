@@ -238,16 +238,13 @@ describe('TypedContentResponse', () => {
       { _id: 'b', type: 'text', style: DEFAULT_CONTENT_STYLE, data: { html: '<p>hi</p>' } },
     ];
     const seen = contents.map((content) => {
-      switch (content.type) {
-        case 'image':
-          return content.data.url;
-        case 'text':
-          // @ts-expect-error a text's data has no url: the type narrowed it to the text's members
-          void content.data.url;
-          return content.data.html;
-        default:
-          return undefined;
+      if (content.type === 'image') return content.data.url;
+      if (content.type === 'text') {
+        // @ts-expect-error a text's data has no url: the type narrowed it to the text's members
+        void content.data.url;
+        return content.data.html;
       }
+      return undefined;
     });
     expect(seen).toEqual(['https://e.com/a.png', '<p>hi</p>']);
   });
