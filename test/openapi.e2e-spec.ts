@@ -203,6 +203,8 @@ describe('the OpenAPI document', () => {
       const tree = path.startsWith('/projects');
       // Every change of the tree may hit a limit (the column's sizes, a count, the tree's size).
       if (tree && ['POST', 'PUT'].includes(method)) expected.add('409');
+      // Every create of the tree takes an Idempotency-Key (422 when reused for another request).
+      if (tree && method === 'POST') expected.add('422');
       // Every PUT and DELETE honours If-Match, and with REQUIRE_IF_MATCH insists on it.
       if (tree && ['PUT', 'DELETE'].includes(method))
         ['412', '428'].forEach((s) => expected.add(s));

@@ -90,6 +90,7 @@ export async function createApp(
       allowedHeaders: [
         'Authorization',
         'Content-Type',
+        'Idempotency-Key',
         'If-Match',
         'If-None-Match',
         'X-Request-Id',

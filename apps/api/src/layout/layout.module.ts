@@ -8,6 +8,7 @@ import { RowsController } from './controllers/rows.controller';
 import { BlocksRepository } from './repositories/blocks.repository';
 import { ColumnsRepository } from './repositories/columns.repository';
 import { ContentsRepository } from './repositories/contents.repository';
+import { IdempotencyKeysRepository } from './repositories/idempotency-keys.repository';
 import { ProjectsRepository } from './repositories/projects.repository';
 import { RowsRepository } from './repositories/rows.repository';
 import { SiblingOrderRepository } from './repositories/sibling-order.repository';
@@ -41,6 +42,7 @@ import { TreeWriter } from './services/tree-writer';
     ColumnsRepository,
     ContentsRepository,
     SiblingOrderRepository,
+    IdempotencyKeysRepository,
   ],
 })
 export class LayoutModule {}

@@ -15,3 +15,4 @@ export * from './precondition-required.error';
 export * from './too-many-concurrent-requests.error';
 export * from './write-outcome-unknown.error';
 export * from './shutting-down.error';
+export * from './idempotency-key-reused.error';

@@ -5,6 +5,7 @@ import {
   ContentTooLargeError,
   DatabaseUnavailableError,
   DomainError,
+  IdempotencyKeyReusedError,
   InvalidCredentialsError,
   LimitExceededError,
   PreconditionFailedError,
@@ -107,6 +108,9 @@ function fromDomainError(error: DomainError, make: Make): Problem {
     });
   }
   if (error instanceof UsernameTakenError) return make('usernameTaken', error.message);
+  if (error instanceof IdempotencyKeyReusedError) {
+    return make('idempotencyKeyReused', error.message);
+  }
   if (error instanceof InvalidCredentialsError) {
     return make('invalidCredentials', error.message, {}, { 'www-authenticate': error.challenge });
   }

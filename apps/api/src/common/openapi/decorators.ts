@@ -204,3 +204,30 @@ export function ApiIfMatch(): MethodDecorator & ClassDecorator {
     ApiProblems('preconditionFailed', 'preconditionRequired'),
   );
 }
+
+/**
+ * `Idempotency-Key` on a create, and its 422: the same key with the same request replays the
+ * first answer instead of creating again.
+ */
+export function ApiIdempotencyKey(): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description:
+        "A key of the client's choosing, unique per create (draft-ietf-httpapi-idempotency-" +
+        'key-header; a UUID, quoted or not). Sent again with the same request within 24 hours, ' +
+        'the first answer is replayed (201, the same body, `ETag`, `Location`) and nothing is ' +
+        'created again, even when the two arrive at once on two instances. So a create retried ' +
+        'after a timeout, or after 503 `write-outcome-unknown`, never creates twice. With ' +
+        'another request: 422.',
+      schema: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 257,
+        example: '"8e03978e-40d5-43e8-bc93-6894a57f9324"',
+      },
+    }),
+    ApiProblems('idempotencyKeyReused'),
+  );
+}

@@ -127,6 +127,13 @@ const PROBLEM_DOCS: Readonly<Record<DocumentedProblemKind, ProblemDoc>> = {
     when: 'The server requires `If-Match` on every change (`REQUIRE_IF_MATCH`) and none was sent.',
     detail: 'Send If-Match with the ETag of the resource you read',
   },
+  idempotencyKeyReused: {
+    when:
+      'The `Idempotency-Key` came with another request (method, path or body) within the last ' +
+      '24 hours: nothing was done; send a new key with a new request.',
+    detail:
+      'This Idempotency-Key was sent with another request (method, path or body) within the last 24 hours; use a new key for a new request',
+  },
   usernameTaken: {
     when: 'The username is taken (compared regardless of case).',
     detail: 'This username is already taken',

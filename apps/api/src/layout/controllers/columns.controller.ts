@@ -3,6 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ColumnResponse, CreateColumnDto, UpdateColumnDto } from '@layout/contracts';
 import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
 import {
+  ApiIdempotencyKey,
   ApiChangedResponse,
   ApiCreatedJsonResponse,
   ApiDeletedResponse,
@@ -14,6 +15,7 @@ import {
 import { COLUMN_EXAMPLE, NEW } from '../../common/openapi/examples';
 import { ConditionalWrite } from '../../common/decorators/conditional-write.decorator';
 import { Conditions, type RequestConditions } from '../../common/http/request-conditions';
+import { Idempotency, type IdempotencyRequest } from '../../common/http/idempotency';
 import { type Representation } from '../../common/http/representation';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { ColumnPath, RowPath } from '../params/layout-paths.params';
@@ -27,6 +29,7 @@ export class ColumnsController {
 
   @Post()
   @HttpCode(201)
+  @ApiIdempotencyKey()
   @ApiOperation({
     summary: 'Create a column',
     description:
@@ -40,8 +43,9 @@ export class ColumnsController {
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: RowPath,
     @Body() body: CreateColumnDto,
+    @Idempotency() idempotency: IdempotencyRequest | undefined,
   ): Promise<Representation<ColumnResponse>> {
-    return this.columns.create({ accountId: account.id, ...path }, body);
+    return this.columns.create({ accountId: account.id, ...path }, body, idempotency);
   }
 
   @Get()

@@ -3,6 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ContentResponse, CreateContentDto, UpdateContentDto } from '@layout/contracts';
 import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
 import {
+  ApiIdempotencyKey,
   ApiChangedResponse,
   ApiCreatedJsonResponse,
   ApiDeletedResponse,
@@ -14,6 +15,7 @@ import {
 import { CONTENT_EXAMPLE, NEW } from '../../common/openapi/examples';
 import { ConditionalWrite } from '../../common/decorators/conditional-write.decorator';
 import { Conditions, type RequestConditions } from '../../common/http/request-conditions';
+import { Idempotency, type IdempotencyRequest } from '../../common/http/idempotency';
 import { type Representation } from '../../common/http/representation';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { ColumnPath, ContentPath } from '../params/layout-paths.params';
@@ -27,6 +29,7 @@ export class ContentsController {
 
   @Post()
   @HttpCode(201)
+  @ApiIdempotencyKey()
   @ApiOperation({
     summary: 'Create a content',
     description:
@@ -41,8 +44,9 @@ export class ContentsController {
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ColumnPath,
     @Body() body: CreateContentDto,
+    @Idempotency() idempotency: IdempotencyRequest | undefined,
   ): Promise<Representation<ContentResponse>> {
-    return this.contents.create({ accountId: account.id, ...path }, body);
+    return this.contents.create({ accountId: account.id, ...path }, body, idempotency);
   }
 
   @Get()

@@ -28,8 +28,10 @@ import { type AuthenticatedAccount } from '../../common/auth/authenticated-accou
 import { ConditionalWrite } from '../../common/decorators/conditional-write.decorator';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { Conditions, type RequestConditions } from '../../common/http/request-conditions';
+import { Idempotency, type IdempotencyRequest } from '../../common/http/idempotency';
 import { type Representation } from '../../common/http/representation';
 import {
+  ApiIdempotencyKey,
   ApiChangedResponse,
   ApiCreatedJsonResponse,
   ApiDeletedResponse,
@@ -76,6 +78,7 @@ export class ProjectsController {
 
   @Post()
   @HttpCode(201)
+  @ApiIdempotencyKey()
   @ApiOperation({
     summary: 'Create a project',
     description:
@@ -87,8 +90,9 @@ export class ProjectsController {
   create(
     @CurrentAccount() account: AuthenticatedAccount,
     @Body() body: CreateProjectDto,
+    @Idempotency() idempotency: IdempotencyRequest | undefined,
   ): Promise<Representation<ProjectResponse>> {
-    return this.projects.create(account.id, body);
+    return this.projects.create(account.id, body, idempotency);
   }
 
   @Get()

@@ -3,6 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateRowDto, RowResponse, UpdateRowDto } from '@layout/contracts';
 import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
 import {
+  ApiIdempotencyKey,
   ApiChangedResponse,
   ApiCreatedJsonResponse,
   ApiDeletedResponse,
@@ -14,6 +15,7 @@ import {
 import { NEW, ROW_EXAMPLE } from '../../common/openapi/examples';
 import { ConditionalWrite } from '../../common/decorators/conditional-write.decorator';
 import { Conditions, type RequestConditions } from '../../common/http/request-conditions';
+import { Idempotency, type IdempotencyRequest } from '../../common/http/idempotency';
 import { type Representation } from '../../common/http/representation';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { BlockPath, RowPath } from '../params/layout-paths.params';
@@ -27,6 +29,7 @@ export class RowsController {
 
   @Post()
   @HttpCode(201)
+  @ApiIdempotencyKey()
   @ApiOperation({
     summary: 'Create a row',
     description:
@@ -39,8 +42,9 @@ export class RowsController {
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: BlockPath,
     @Body() body: CreateRowDto,
+    @Idempotency() idempotency: IdempotencyRequest | undefined,
   ): Promise<Representation<RowResponse>> {
-    return this.rows.create({ accountId: account.id, ...path }, body);
+    return this.rows.create({ accountId: account.id, ...path }, body, idempotency);
   }
 
   @Get()

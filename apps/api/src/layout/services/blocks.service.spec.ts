@@ -71,7 +71,7 @@ describe('BlocksService', () => {
       blocks.insert.mockResolvedValue(CREATED);
       const answer = await service.create(PROJECT, { description: 'Intro' });
 
-      expect(writer.write).toHaveBeenCalledWith(PROJECT, expect.any(Function));
+      expect(writer.write).toHaveBeenCalledWith(PROJECT, expect.any(Function), undefined);
       expect(keyAt).toHaveBeenCalledWith(TX, 'block', {
         projectId: 'p1',
         parentId: 'p1',

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { isDeepStrictEqual } from 'node:util';
 import {
   type BlockResponse,
@@ -46,28 +47,36 @@ export class BlocksService {
     return readTagged(this.db, this.blocks.reads.block, scope, conditions, nodeTag, 'Block');
   }
 
-  async create(scope: ProjectScope, body: CreateBlockDto): Promise<Representation<BlockResponse>> {
+  async create(
+    scope: ProjectScope,
+    body: CreateBlockDto,
+    idempotency?: IdempotencyRequest,
+  ): Promise<Representation<BlockResponse>> {
     const block = { description: body.description, style: withDefaults(body.style) };
-    return this.writer.write(scope, async (write) => {
-      const sortKey = await this.order.keyAt(write.tx, 'block', {
-        projectId: scope.projectId,
-        parentId: scope.projectId,
-        position: body.position,
-        selfId: null,
-      });
-      const created = await this.blocks.insert(write.tx, scope, block, {
-        sortKey: sortKey ?? null,
-      });
-      assertWithinCount(created.siblings, BLOCKS_PER_PROJECT_MAX, 'A project');
-      const project = await write.project;
-      assertTreeWithin(project.treeBytes, created.treeBytes);
-      return answerNode<BlockResponse>(
-        created.json,
-        project.revision,
-        project.revision,
-        pathOf.block({ ...scope, blockId: created.id }),
-      );
-    });
+    return this.writer.write(
+      scope,
+      async (write) => {
+        const sortKey = await this.order.keyAt(write.tx, 'block', {
+          projectId: scope.projectId,
+          parentId: scope.projectId,
+          position: body.position,
+          selfId: null,
+        });
+        const created = await this.blocks.insert(write.tx, scope, block, {
+          sortKey: sortKey ?? null,
+        });
+        assertWithinCount(created.siblings, BLOCKS_PER_PROJECT_MAX, 'A project');
+        const project = await write.project;
+        assertTreeWithin(project.treeBytes, created.treeBytes);
+        return answerNode<BlockResponse>(
+          created.json,
+          project.revision,
+          project.revision,
+          pathOf.block({ ...scope, blockId: created.id }),
+        );
+      },
+      idempotency,
+    );
   }
 
   /** A given `style` replaces the stored one whole; its missing members take their defaults. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { isDeepStrictEqual } from 'node:util';
 import {
   type ColumnContentDto,
@@ -47,37 +48,45 @@ export class ColumnsService {
     return readTagged(this.db, this.columns.reads.column, scope, conditions, nodeTag, 'Column');
   }
 
-  async create(scope: RowScope, body: CreateColumnDto): Promise<Representation<ColumnResponse>> {
+  async create(
+    scope: RowScope,
+    body: CreateColumnDto,
+    idempotency?: IdempotencyRequest,
+  ): Promise<Representation<ColumnResponse>> {
     const contents = this.planContents(this.prepareContents(body.contents ?? []), []);
-    return this.writer.write(scope, async (write) => {
-      const sortKey = await this.order.keyAt(write.tx, 'column', {
-        projectId: scope.projectId,
-        parentId: scope.rowId,
-        position: body.position,
-        selfId: null,
-      });
-      const created =
-        (await this.columns.insert(write.tx, scope, body.size, {
-          sortKey: sortKey ?? null,
-        })) ?? notFound('Row');
-      assertFitsInRow(created.others, body.size);
-      const columnScope = { ...scope, columnId: created.id };
-      const written =
-        contents.length === 0
-          ? created
-          : await this.columns.replaceContents(write.tx, columnScope, contents, {
-              sortKey: null,
-              size: null,
-            });
-      const project = await write.project;
-      assertTreeWithin(project.treeBytes, written.treeBytes);
-      return answerNode<ColumnResponse>(
-        written.json,
-        project.revision,
-        project.revision,
-        pathOf.column(columnScope),
-      );
-    });
+    return this.writer.write(
+      scope,
+      async (write) => {
+        const sortKey = await this.order.keyAt(write.tx, 'column', {
+          projectId: scope.projectId,
+          parentId: scope.rowId,
+          position: body.position,
+          selfId: null,
+        });
+        const created =
+          (await this.columns.insert(write.tx, scope, body.size, {
+            sortKey: sortKey ?? null,
+          })) ?? notFound('Row');
+        assertFitsInRow(created.others, body.size);
+        const columnScope = { ...scope, columnId: created.id };
+        const written =
+          contents.length === 0
+            ? created
+            : await this.columns.replaceContents(write.tx, columnScope, contents, {
+                sortKey: null,
+                size: null,
+              });
+        const project = await write.project;
+        assertTreeWithin(project.treeBytes, written.treeBytes);
+        return answerNode<ColumnResponse>(
+          written.json,
+          project.revision,
+          project.revision,
+          pathOf.column(columnScope),
+        );
+      },
+      idempotency,
+    );
   }
 
   /**

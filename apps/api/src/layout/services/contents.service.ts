@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { isDeepStrictEqual } from 'node:util';
 import {
   CONTENTS_PER_COLUMN_MAX,
@@ -49,29 +50,34 @@ export class ContentsService {
   async create(
     scope: ColumnScope,
     body: CreateContentDto,
+    idempotency?: IdempotencyRequest,
   ): Promise<Representation<ContentResponse>> {
     const content = this.composer.compose(body);
     assertContentData(content.data, '/data');
-    return this.writer.write(scope, async (write) => {
-      const sortKey = await this.order.keyAt(write.tx, 'content', {
-        projectId: scope.projectId,
-        parentId: scope.columnId,
-        position: body.position,
-        selfId: null,
-      });
-      const created =
-        (await this.contents.insert(write.tx, scope, content, { sortKey: sortKey ?? null })) ??
-        notFound('Column');
-      const project = await write.project;
-      assertWithinCount(created.siblings, CONTENTS_PER_COLUMN_MAX, 'A column');
-      assertTreeWithin(project.treeBytes, created.treeBytes);
-      return answerNode<ContentResponse>(
-        created.json,
-        project.revision,
-        project.revision,
-        pathOf.content({ ...scope, contentId: created.id }),
-      );
-    });
+    return this.writer.write(
+      scope,
+      async (write) => {
+        const sortKey = await this.order.keyAt(write.tx, 'content', {
+          projectId: scope.projectId,
+          parentId: scope.columnId,
+          position: body.position,
+          selfId: null,
+        });
+        const created =
+          (await this.contents.insert(write.tx, scope, content, { sortKey: sortKey ?? null })) ??
+          notFound('Column');
+        const project = await write.project;
+        assertWithinCount(created.siblings, CONTENTS_PER_COLUMN_MAX, 'A column');
+        assertTreeWithin(project.treeBytes, created.treeBytes);
+        return answerNode<ContentResponse>(
+          created.json,
+          project.revision,
+          project.revision,
+          pathOf.content({ ...scope, contentId: created.id }),
+        );
+      },
+      idempotency,
+    );
   }
 
   /**

@@ -11,6 +11,7 @@ import { type SqlSession } from '../../database/sql-session';
 import { type ProjectScope } from '../layout.scopes';
 import { projectListTag } from '../layout.tags';
 import { encodeProjectListCursor } from '../project-list-cursor';
+import { type IdempotencyKeysRepository } from '../repositories/idempotency-keys.repository';
 import { type ProjectsRepository } from '../repositories/projects.repository';
 import {
   expectNotFound,
@@ -57,6 +58,7 @@ describe('ProjectsService', () => {
       db as unknown as Database,
       writer as unknown as TreeWriter,
       repository as unknown as ProjectsRepository,
+      {} as IdempotencyKeysRepository,
     );
   });
 

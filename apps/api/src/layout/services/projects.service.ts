@@ -1,4 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { type IdempotencyRequest } from '../../common/http/idempotency';
+import { IdempotencyKeysRepository } from '../repositories/idempotency-keys.repository';
+import { createIdempotently } from './idempotent-create';
 import {
   type CreateProjectDto,
   type ListProjectsQueryDto,
@@ -37,6 +40,7 @@ export class ProjectsService {
     private readonly db: Database,
     private readonly writer: TreeWriter,
     private readonly projects: ProjectsRepository,
+    private readonly keys: IdempotencyKeysRepository,
   ) {}
 
   /**
@@ -81,17 +85,20 @@ export class ProjectsService {
   async create(
     accountId: string,
     body: CreateProjectDto,
+    idempotency?: IdempotencyRequest,
   ): Promise<Representation<ProjectResponse>> {
-    return this.db.transaction(async (tx) => {
-      const created = await this.projects.insert(tx, accountId, body.title);
-      assertWithinCount(created.projects, PROJECTS_PER_ACCOUNT_MAX, 'An account');
-      return answerNode<ProjectResponse>(
-        created.json,
-        created.revision,
-        created.revision,
-        pathOf.project({ projectId: created.id }),
-      );
-    });
+    return this.db.transaction((tx) =>
+      createIdempotently(tx, this.keys, accountId, idempotency, async () => {
+        const created = await this.projects.insert(tx, accountId, body.title);
+        assertWithinCount(created.projects, PROJECTS_PER_ACCOUNT_MAX, 'An account');
+        return answerNode<ProjectResponse>(
+          created.json,
+          created.revision,
+          created.revision,
+          pathOf.project({ projectId: created.id }),
+        );
+      }),
+    );
   }
 
   async update(

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { type IdempotencyRequest } from '../../common/http/idempotency';
 import {
   type CreateRowDto,
   type RowResponse,
@@ -36,31 +37,39 @@ export class RowsService {
     return readTagged(this.db, this.rows.reads.row, scope, conditions, nodeTag, 'Row');
   }
 
-  async create(scope: BlockScope, body: CreateRowDto): Promise<Representation<RowResponse>> {
-    return this.writer.write(scope, async (write) => {
-      const sortKey = await this.order.keyAt(write.tx, 'row', {
-        projectId: scope.projectId,
-        parentId: scope.blockId,
-        position: body.position,
-        selfId: null,
-      });
-      const created =
-        (await this.rows.insert(
-          write.tx,
-          scope,
-          { description: body.description ?? '' },
-          { sortKey: sortKey ?? null },
-        )) ?? notFound('Block');
-      assertWithinCount(created.siblings, ROWS_PER_BLOCK_MAX, 'A block');
-      const project = await write.project;
-      assertTreeWithin(project.treeBytes, created.treeBytes);
-      return answerNode<RowResponse>(
-        created.json,
-        project.revision,
-        project.revision,
-        pathOf.row({ ...scope, rowId: created.id }),
-      );
-    });
+  async create(
+    scope: BlockScope,
+    body: CreateRowDto,
+    idempotency?: IdempotencyRequest,
+  ): Promise<Representation<RowResponse>> {
+    return this.writer.write(
+      scope,
+      async (write) => {
+        const sortKey = await this.order.keyAt(write.tx, 'row', {
+          projectId: scope.projectId,
+          parentId: scope.blockId,
+          position: body.position,
+          selfId: null,
+        });
+        const created =
+          (await this.rows.insert(
+            write.tx,
+            scope,
+            { description: body.description ?? '' },
+            { sortKey: sortKey ?? null },
+          )) ?? notFound('Block');
+        assertWithinCount(created.siblings, ROWS_PER_BLOCK_MAX, 'A block');
+        const project = await write.project;
+        assertTreeWithin(project.treeBytes, created.treeBytes);
+        return answerNode<RowResponse>(
+          created.json,
+          project.revision,
+          project.revision,
+          pathOf.row({ ...scope, rowId: created.id }),
+        );
+      },
+      idempotency,
+    );
   }
 
   async update(

@@ -3,6 +3,7 @@ import { PreconditionFailedError, ResourceNotFoundError } from '../../common/err
 import { type Database } from '../../database/database';
 import { type SqlSession } from '../../database/sql-session';
 import { type ProjectScope } from '../layout.scopes';
+import { type IdempotencyKeysRepository } from '../repositories/idempotency-keys.repository';
 import {
   type LockedProject as FoundProject,
   type ProjectsRepository,
@@ -49,6 +50,7 @@ describe('TreeWriter', () => {
     writer = new TreeWriter(
       { transaction } as unknown as Database,
       { lockForWrite } as unknown as ProjectsRepository,
+      {} as IdempotencyKeysRepository,
     );
   });
 

@@ -2,7 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../../database/database';
 import { type SqlSession } from '../../database/sql-session';
 import { type ProjectScope } from '../layout.scopes';
+import { type IdempotencyRequest } from '../../common/http/idempotency';
+import { type Representation } from '../../common/http/representation';
+import { IdempotencyKeysRepository } from '../repositories/idempotency-keys.repository';
 import { ProjectsRepository } from '../repositories/projects.repository';
+import { createIdempotently } from './idempotent-create';
 import { notFound } from './not-found';
 
 /** The project of a write, as its lock found it. */
@@ -41,16 +45,38 @@ export class TreeWriter {
   constructor(
     private readonly db: Database,
     private readonly projects: ProjectsRepository,
+    private readonly keys: IdempotencyKeysRepository,
   ) {}
 
-  write<T>(scope: ProjectScope, work: (write: TreeWrite) => Promise<T>): Promise<T> {
+  write<T>(scope: ProjectScope, work: (write: TreeWrite) => Promise<T>): Promise<T>;
+  /** A create that honours `Idempotency-Key` (see createIdempotently). */
+  write<T>(
+    scope: ProjectScope,
+    work: (write: TreeWrite) => Promise<Representation<T>>,
+    idempotency: IdempotencyRequest | undefined,
+  ): Promise<Representation<T>>;
+  write<T>(
+    scope: ProjectScope,
+    work: (write: TreeWrite) => Promise<T>,
+    idempotency?: IdempotencyRequest,
+  ): Promise<T> {
     return this.db.transaction(async (tx) => {
       const project = this.projects.lockForWrite(tx, scope).then((found) => {
         if (!found) return notFound('Project');
         return { ...found, revision: found.revision + 1, currentRevision: found.revision };
       });
+      const run = () => work({ tx, project });
       // An async wrapper, so that even a work that throws at once waits for the lock's answer.
-      const working = (async () => work({ tx, project }))();
+      const working = (async () =>
+        idempotency === undefined
+          ? run()
+          : (createIdempotently(
+              tx,
+              this.keys,
+              scope.accountId,
+              idempotency,
+              run as () => Promise<Representation<unknown>>,
+            ) as Promise<T>))();
       const [locked, done] = await Promise.allSettled([project, working]);
       if (locked.status === 'rejected') throw locked.reason;
       if (done.status === 'rejected') throw done.reason;
