@@ -14,9 +14,10 @@ trap 'rm -rf "$work"' EXIT
 step() { printf '[contracts] %s\n' "$*"; }
 fail() { printf '[contracts] FAILED: %s\n' "$*" >&2; exit 1; }
 
-step "build (libs/contracts/tsconfig.lib.json -> libs/contracts/dist)"
+step "build (libs/contracts/tsconfig.lib.json -> dist, tsconfig.esm.json -> dist/esm)"
 rm -rf "$lib/dist"
 "$tsc" -p "$lib/tsconfig.lib.json"
+"$tsc" -p "$lib/tsconfig.esm.json"
 
 step "pack"
 mkdir "$work/pack"
@@ -45,7 +46,14 @@ if (Object.keys(deps).sort().join() !== allowed.join()) {
   problems.push(`depends on ${Object.keys(deps).join(', ')}; expected ${allowed.join(', ')}`);
 }
 const entry = manifest.exports?.['.'] ?? {};
-for (const target of [manifest.main, manifest.types, entry.types, entry.default]) {
+for (const target of [
+  manifest.main,
+  manifest.module,
+  manifest.types,
+  entry.types,
+  entry.module,
+  entry.default,
+]) {
   if (!target || !fs.existsSync(path.join(dir, target))) problems.push(`missing ${target}`);
 }
 const files = [];
@@ -65,7 +73,8 @@ for (const file of files) {
   if (/__metadata\(|Reflect\.(getMetadata|metadata)\b/.test(code)) {
     problems.push(`${file} uses decorator metadata (would need reflect-metadata)`);
   }
-  for (const [, spec] of code.matchAll(/require\("([^"]+)"\)/g)) {
+  for (const match of code.matchAll(/require\("([^"]+)"\)|from '([^']+)'/g)) {
+    const spec = match[1] ?? match[2];
     if (!spec.startsWith('.') && !allowed.includes(spec)) {
       problems.push(`${file} requires ${spec}`);
     }
@@ -213,5 +222,45 @@ const bad = await validateBody(CreateColumnDto, { size: 13 });
 if (!good.ok || bad.ok || bad.errors[0].pointer !== '/size') throw new Error('ESM import');
 console.log('esm consumer: ok');
 ")
+
+step "bundle a column-body form for the browser, as a single-page app's bundler would"
+# esbuild from the repository, resolving from the consumer's installed packages: the ES module
+# build (the `module` condition, which bundlers use) against the CommonJS one.
+cat >"$consumer/form.js" <<'EOF'
+import { CreateColumnDto, validateBody } from '@proposal-layout/contracts';
+export async function checkColumnBody(body) {
+  const result = await validateBody(CreateColumnDto, body);
+  return result.ok ? [] : result.errors;
+}
+EOF
+(cd "$consumer" && node - "$root" <<'EOF'
+const { buildSync } = require(`${process.argv[2]}/node_modules/esbuild`);
+const { gzipSync } = require('node:zlib');
+// A regression guard for the tree-shaken bundle: a few tens of KB today.
+const BUDGET_BYTES = 100 * 1024;
+const bundle = (extra) =>
+  buildSync({
+    entryPoints: ['form.js'],
+    bundle: true,
+    minify: true,
+    write: false,
+    platform: 'browser',
+    format: 'esm',
+    logLevel: 'error',
+    ...extra,
+  }).outputFiles[0].contents;
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+const esm = bundle({});
+const cjs = bundle({ conditions: [], mainFields: ['main'] });
+console.log(
+  `[contracts] column-body form, minified: ES module build ${kb(esm.length)} ` +
+    `(${kb(gzipSync(esm).length)} gzipped); CommonJS build ${kb(cjs.length)} ` +
+    `(${kb(gzipSync(cjs).length)} gzipped)`,
+);
+if (esm.length > BUDGET_BYTES) {
+  throw new Error(`the ES module bundle is ${kb(esm.length)}, over its ${kb(BUDGET_BYTES)} budget`);
+}
+EOF
+)
 
 step "ok: $tarball_name"
