@@ -65,12 +65,23 @@ describe('conditional requests', () => {
   it('gives every read a strong ETag, and HEAD the same headers without a body', async () => {
     const t = await tree();
     for (const [what, path] of Object.entries(everyPath(t))) {
-      const get = await api.get(path, { token });
+      // Uncompressed, so that the lengths compare (fetch asks for br and gzip by default).
+      const plain = { token, headers: { 'accept-encoding': 'identity' } };
+      const get = await api.get(path, plain);
       expect([what, get.headers.etag]).toEqual([what, expect.stringMatching(/^"[^"]+"$/)]);
-      const head = await api.request('HEAD', path, { token });
+      const head = await api.request('HEAD', path, plain);
       expect([what, head.status, head.text]).toEqual([what, 200, '']);
       expect(head.headers.etag).toBe(get.headers.etag);
       expect(head.headers['content-length']).toBe(String(Buffer.byteLength(get.text)));
+      // Compressed, HEAD announces the same encoding as GET sends.
+      const packedHead = await api.request('HEAD', path, {
+        token,
+        headers: { 'accept-encoding': 'br' },
+      });
+      expect([what, packedHead.headers['content-encoding']]).toEqual([
+        what,
+        Buffer.byteLength(get.text) >= 1024 ? 'br' : undefined,
+      ]);
     }
   });
 

@@ -1,0 +1,89 @@
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import negotiate from '@fastify/accept-negotiator';
+import { type FastifyInstance } from 'fastify';
+
+/** Brotli first, then gzip, each at its fastest level (see compression.ts). */
+export const ENCODINGS: ('br' | 'gzip')[] = ['br', 'gzip'];
+export const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } };
+export const GZIP_OPTIONS = { level: 1 };
+// What the cache may hold in all, and per answer: the compressed bytes of whole projects are a
+// few KB each, the largest allowed project about a tenth of its 8 MiB.
+const CACHE_BYTES = 16 * 1024 * 1024;
+const ENTRY_MAX_BYTES = 1024 * 1024;
+
+const compressors = {
+  br: promisify(brotliCompress),
+  gzip: promisify(gzip),
+};
+const OPTIONS = { br: BROTLI_OPTIONS, gzip: GZIP_OPTIONS };
+
+/**
+ * Compresses an answer that carries a strong ETag once per tag, not once per request: the tag
+ * names exactly one representation of that URL (it changes whenever the document does), so the
+ * compressed bytes of (encoding, URL, tag) can be kept and sent again. This takes the cost of
+ * compression off repeated reads of an unchanged project. Runs before @fastify/compress, which
+ * leaves an answer that is already encoded alone and compresses everything else (untagged
+ * answers, problems, the explorer's files). A cache of this process, bounded in bytes, least
+ * recently used first out; compression runs on libuv's threads, off the event loop.
+ */
+export function compressTaggedAnswersOnce(fastify: FastifyInstance, threshold: number): void {
+  const cache = new CompressedAnswers(CACHE_BYTES);
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    if (typeof payload !== 'string' || payload.length < threshold || reply.statusCode !== 200) {
+      return payload;
+    }
+    const etag = reply.getHeader('etag');
+    const accepted = request.headers['accept-encoding'];
+    if (typeof etag !== 'string' || etag.startsWith('W/') || typeof accepted !== 'string') {
+      return payload;
+    }
+    const encoding = negotiate(accepted.toLowerCase(), ENCODINGS);
+    if (encoding !== 'br' && encoding !== 'gzip') return payload;
+    const key = `${encoding} ${etag} ${request.url}`;
+    let body = cache.get(key);
+    if (body === undefined) {
+      body = await compressors[encoding](payload, OPTIONS[encoding]);
+      if (body.length <= ENTRY_MAX_BYTES) cache.set(key, body);
+    }
+    const vary = reply.getHeader('vary');
+    void reply
+      .header('content-encoding', encoding)
+      .header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding')
+      .removeHeader('content-length');
+    return body;
+  });
+}
+
+/** Compressed answers by key, bounded in total bytes; the least recently used go first. */
+export class CompressedAnswers {
+  private readonly entries = new Map<string, Buffer>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get(key: string): Buffer | undefined {
+    const body = this.entries.get(key);
+    if (body === undefined) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, body);
+    return body;
+  }
+
+  set(key: string, body: Buffer): void {
+    const old = this.entries.get(key);
+    if (old) this.bytes -= old.length;
+    this.entries.delete(key);
+    this.entries.set(key, body);
+    this.bytes += body.length;
+    for (const [oldest, value] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= value.length;
+    }
+  }
+
+  get size(): number {
+    return this.bytes;
+  }
+}
