@@ -2,8 +2,9 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 /**
- * The yardstick's scenarios (load.mjs), then the service's own: `conditional`, and `fairness`
- * (one account's large reads against another's small ones; the service only).
+ * The yardstick's scenarios (load.mjs), then the service's own: `conditional`, `compressed`
+ * (the tree read with `Accept-Encoding`), and `fairness` (one account's large reads against
+ * another's small ones; the service only).
  */
 export const SCENARIOS = [
   'tree',
@@ -13,6 +14,7 @@ export const SCENARIOS = [
   'resize',
   'mixed',
   'conditional',
+  'compressed',
   'fairness',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];

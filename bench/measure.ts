@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { interrupted } from './cleanup';
+import { measureCompressed } from './compressed';
 import { type LoadSettings, measureConditional } from './conditional';
 import { type PairedScenario, type ScenarioName, WRITES } from './config';
 import { type Servers } from './servers';
@@ -41,6 +42,19 @@ export async function measureScenario(
   ctx: BenchContext,
   scenario: PairedScenario,
 ): Promise<ScenarioResult> {
+  if (scenario === 'compressed') {
+    ctx.log(`${scenario}: service`);
+    const line = await measureCompressed(
+      ctx.servers.service,
+      ctx.serviceTargets,
+      ctx.settings,
+      ctx.dbpid,
+    );
+    ctx.log(
+      `  ${line.rps} req/s, p99 ${line.p99} ms, ${line.non2xx} not 200, ${line.errors} errors`,
+    );
+    return { scenario, service: toSide(line) };
+  }
   if (scenario === 'conditional') {
     ctx.log(`${scenario}: service`);
     const { service } = ctx.servers;

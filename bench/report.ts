@@ -9,7 +9,7 @@ import {
 } from './fairness';
 import { type ScenarioResult, type Side } from './measure';
 import { type PlanCheck } from './plans';
-import { LABELS, measured, ratio, reference, type RunResults } from './results';
+import { LABELS, measured, ratio, reference, type RunResults, versusTree } from './results';
 import { type SqlProfile } from './sql-profile';
 import { FAIRNESS_P99_RATIO, verdicts } from './verdicts';
 
@@ -76,7 +76,8 @@ function pairTable(
         measured(s) ? cpu(s) : dash,
         y ? cpu(y) : dash,
         measured(s) ? failures(s) : dash,
-        // conditional's yardstick columns repeat its tree row: its failures are counted there.
+        // conditional's and compressed's yardstick columns repeat its tree row: its failures are
+        // counted there.
         result.yardstick ? failures(result.yardstick) : dash,
       ];
     }),
@@ -113,8 +114,10 @@ export function renderReport(results: RunResults, changes: string | undefined): 
             '(create, resize, mixed) run load.mjs twice per server: a warm-up run, discarded, then ' +
             'the measured run; the service gets a fresh write project for each (both created ' +
             'through its API before the warm-up), as it caps a project at 8 MiB. `conditional` ' +
-            'sends `If-None-Match` with each read project’s ETag and counts only 304 as success; its ' +
-            'yardstick columns are the yardstick’s unconditional tree.',
+            'sends `If-None-Match` with each read project’s ETag and counts only 304 as success; ' +
+            '`compressed` sends `Accept-Encoding: gzip, deflate, br`, as a browser does, so that ' +
+            'the service compresses every answer (brotli). The yardstick columns of both are the ' +
+            'yardstick’s plain tree.',
         ]
       : ['No scenario against the yardstick ran (`--scenarios`).']),
     '',
@@ -170,7 +173,7 @@ function renderSetup(results: RunResults): string[] {
         .map(([name, version]) => `${name} ${version}`)
         .join(
           ', ',
-        )} (its load.mjs runs on its autocannon; the conditional and fairness scenarios on ` +
+        )} (its load.mjs runs on its autocannon; the conditional, compressed and fairness scenarios on ` +
       `the repository’s, ${pkgs(env, ['autocannon'])}).`,
     `- Load: ${config.connections} connections, ${config.warmup} s warm-up + ${config.duration} s ` +
       `per scenario and server; scenarios ${config.scenarios.join(', ')}.`,
@@ -330,9 +333,7 @@ function renderGrowth(results: RunResults): string[] {
     lines.push(
       `- ${result.scenario}: p99 at ${int(sizes[sizes.length - 1])} contents ÷ p99 in the main ` +
         `run: service ${trend(s0.p99, s1.p99)}` +
-        (result.scenario !== 'conditional' && y0 && y1
-          ? `, yardstick ${trend(y0.p99, y1.p99)}`
-          : '') +
+        (!versusTree(result.scenario) && y0 && y1 ? `, yardstick ${trend(y0.p99, y1.p99)}` : '') +
         '.',
     );
   }

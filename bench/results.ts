@@ -48,11 +48,18 @@ export type GrowthRun = ScenarioResult & { contents: number };
 export const measured = (side: Side | string | undefined): side is Side =>
   side !== undefined && typeof side !== 'string';
 
-/** The yardstick's numbers a scenario is compared with (conditional: its unconditional tree). */
+/**
+ * The yardstick's numbers a scenario is compared with (conditional and compressed: its plain
+ * tree).
+ */
 export function reference(result: ScenarioResult, phase: ScenarioResult[]): Side | undefined {
-  if (result.scenario !== 'conditional') return result.yardstick;
+  if (!versusTree(result.scenario)) return result.yardstick;
   return phase.find((other) => other.scenario === 'tree')?.yardstick;
 }
+
+/** Scenarios of the service alone compared with the yardstick's tree. */
+export const versusTree = (scenario: string) =>
+  scenario === 'conditional' || scenario === 'compressed';
 
 export const ratio = (a: number, b: number) => (b > 0 ? a / b : NaN);
 
@@ -64,5 +71,6 @@ export const LABELS: Record<ScenarioName, string> = {
   resize: 'resize: column size',
   mixed: 'mixed: 80 % reads, 20 % writes',
   conditional: 'conditional: tree with If-None-Match (vs yardstick tree)',
+  compressed: 'compressed: tree with Accept-Encoding (vs yardstick tree)',
   fairness: 'fairness: another account’s small read beside 20 reads of 8 MiB',
 };

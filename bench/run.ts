@@ -12,7 +12,7 @@
  *   --duration <s>        measured seconds per scenario and server (default 10)
  *   --warmup <s>          discarded warm-up seconds before each measurement (default 3)
  *   --connections <n>     load driver connections (default 20)
- *   --scenarios <a,b,..>  tree,columns,content,create,resize,mixed,conditional,fairness
+ *   --scenarios <a,b,..>  tree,columns,content,create,resize,mixed,conditional,compressed,fairness
  *                         (default: all)
  *   --growth <n,n,..>     total contents for the growth runs (default 100000,1000000; "none")
  *   --yardstick <dir>     the yardstick's folder (default ../shared/yardstick)

@@ -1,7 +1,7 @@
 import { type PairedScenario } from './config';
 import { type FairnessResult } from './fairness';
 import { type ScenarioResult, type Side } from './measure';
-import { measured, ratio, reference, type RunResults } from './results';
+import { measured, ratio, reference, type RunResults, versusTree } from './results';
 
 export interface Verdict {
   target: string;
@@ -18,6 +18,7 @@ export const THROUGHPUT: Record<PairedScenario, number> = {
   resize: 0.7,
   mixed: 0.7,
   conditional: 2,
+  compressed: 0.85,
 };
 const P99_RATIO = 2;
 /** fairness: the other account's p99 beside the greedy one ÷ its p99 alone. */
@@ -32,7 +33,7 @@ export function verdicts(results: RunResults): Verdict[] {
   const growth = results.growth.runs;
   const list: Verdict[] = [];
   for (const [scenario, floor] of Object.entries(THROUGHPUT) as [PairedScenario, number][]) {
-    const versus = scenario === 'conditional' ? "the yardstick's tree" : 'the yardstick';
+    const versus = versusTree(scenario) ? "the yardstick's (uncompressed) tree" : 'the yardstick';
     const target = `${scenario}: throughput ≥ ${floor}× ${versus}`;
     const result = main.find((r) => r.scenario === scenario);
     const y = result && reference(result, main);
@@ -42,7 +43,7 @@ export function verdicts(results: RunResults): Verdict[] {
     else if (!y)
       list.push({
         target,
-        measured: `no yardstick ${scenario === 'conditional' ? 'tree ' : ''}run`,
+        measured: `no yardstick ${versusTree(scenario) ? 'tree ' : ''}run`,
         status: 'n/a',
       });
     else {
