@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { interrupted } from './cleanup';
 import { measureCompressed } from './compressed';
-import { type LoadSettings, measureConditional } from './conditional';
+import { measureConditional } from './conditional';
+import { type LoadSettings } from './tree-reads';
 import { type PairedScenario, type ScenarioName, WRITES } from './config';
 import { type Servers } from './servers';
 import { type Targets, writeTargets } from './targets';

@@ -33,7 +33,7 @@ export function verdicts(results: RunResults): Verdict[] {
   const growth = results.growth.runs;
   const list: Verdict[] = [];
   for (const [scenario, floor] of Object.entries(THROUGHPUT) as [PairedScenario, number][]) {
-    const versus = versusTree(scenario) ? "the yardstick's (uncompressed) tree" : 'the yardstick';
+    const versus = versusTree(scenario) ? "the yardstick's plain tree" : 'the yardstick';
     const target = `${scenario}: throughput ≥ ${floor}× ${versus}`;
     const result = main.find((r) => r.scenario === scenario);
     const y = result && reference(result, main);
