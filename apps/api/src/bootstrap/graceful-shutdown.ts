@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type FastifyInstance } from 'fastify';
 import { ShuttingDownError } from '../common/errors';
-import { toProblem } from '../common/filters/problem';
+import { sendProblem, toProblem } from '../common/filters/problem';
 import { REQUEST_ID_HEADER } from '../common/logging/request-id';
 import { type HttpConfig } from '../config/app-config';
 
@@ -42,12 +42,10 @@ export function prepareShutdown(fastify: FastifyInstance): void {
       done();
       return;
     }
-    const problem = toProblem(new ShuttingDownError(), request.url.split('?')[0]);
-    void reply
-      .status(problem.status)
-      .headers({ ...problem.headers, connection: 'close', [REQUEST_ID_HEADER]: request.id })
-      .type('application/problem+json')
-      .send(problem.body);
+    sendProblem(reply, toProblem(new ShuttingDownError(), request.url.split('?')[0]), {
+      connection: 'close',
+      [REQUEST_ID_HEADER]: request.id,
+    });
   });
 }
 

@@ -2,7 +2,7 @@ import { UNKNOWN_MEMBER_DETAIL } from '@layout/contracts';
 import { type OpenAPIObject } from '@nestjs/swagger';
 import { type FastifyInstance } from 'fastify';
 import { RequestValidationError } from '../common/errors';
-import { toProblem } from '../common/filters/problem';
+import { sendProblem, toProblem } from '../common/filters/problem';
 import { REQUEST_ID_HEADER } from '../common/logging/request-id';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -62,11 +62,8 @@ export function refuseUnknownQueryParameters(
     const error = new RequestValidationError(
       unknown.map((name) => ({ pointer: `/${name}`, detail: UNKNOWN_MEMBER_DETAIL })),
     );
-    const problem = toProblem(error, request.url.slice(0, question));
-    void reply
-      .status(problem.status)
-      .headers({ ...problem.headers, [REQUEST_ID_HEADER]: request.id })
-      .type('application/problem+json')
-      .send(problem.body);
+    sendProblem(reply, toProblem(error, request.url.slice(0, question)), {
+      [REQUEST_ID_HEADER]: request.id,
+    });
   });
 }

@@ -1,19 +1,11 @@
 import { HttpException, NotFoundException } from '@nestjs/common';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { type Problem, toProblem } from '../common/filters/problem';
+import { sendProblem, toProblem } from '../common/filters/problem';
 import { REQUEST_ID_HEADER } from '../common/logging/request-id';
 
 function pathOf(request: FastifyRequest): string {
   return request.url.split('?')[0];
-}
-
-function sendProblem(reply: FastifyReply, problem: Problem, headers: Record<string, string> = {}) {
-  void reply
-    .status(problem.status)
-    .headers({ ...problem.headers, ...headers })
-    .type('application/problem+json')
-    .send(problem.body);
 }
 
 /**

@@ -7,7 +7,7 @@ import {
   type ProblemKind,
   type ProblemType,
 } from '@layout/contracts';
-import { toProblem } from '../common/filters/problem';
+import { sendProblem, toProblem } from '../common/filters/problem';
 import { problemWhen } from '../common/openapi/problems';
 
 /** Where the type URIs live: `/problems/<name>`, relative to the service. */
@@ -122,10 +122,7 @@ export function serveProblemPages(fastify: FastifyInstance): void {
       new NotFoundException('No problem type has this name'),
       request.url.split('?')[0],
     );
-    return reply
-      .status(problem.status)
-      .headers(problem.headers)
-      .type('application/problem+json')
-      .send(problem.body);
+    sendProblem(reply, problem);
+    return reply;
   });
 }

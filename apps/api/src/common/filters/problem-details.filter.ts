@@ -1,6 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
-import { toProblem } from './problem';
+import { sendProblem, toProblem } from './problem';
 
 /** The one place where errors become HTTP responses: RFC 9457 application/problem+json. */
 @Catch()
@@ -21,10 +21,6 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       );
     }
     if (reply.sent) return;
-    void reply
-      .status(problem.status)
-      .headers(problem.headers)
-      .type('application/problem+json')
-      .send(problem.body);
+    sendProblem(reply, problem);
   }
 }

@@ -1,4 +1,5 @@
 import { HttpException } from '@nestjs/common';
+import { type FastifyReply } from 'fastify';
 import { isDatabaseUnavailable } from '../../database/database-errors';
 import {
   AuthenticationRequiredError,
@@ -39,6 +40,19 @@ export interface ProblemBody {
   detail?: string;
   instance?: string;
   [extension: string]: unknown;
+}
+
+/** Sends `problem` as the answer: its status, its headers (and `headers`), its body. */
+export function sendProblem(
+  reply: FastifyReply,
+  problem: Problem,
+  headers: Record<string, string> = {},
+): void {
+  void reply
+    .status(problem.status)
+    .headers({ ...problem.headers, ...headers })
+    .type('application/problem+json')
+    .send(problem.body);
 }
 
 /** Maps any thrown value to the problem the client receives. */
