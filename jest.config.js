@@ -1,20 +1,17 @@
-// NestJS 12 ships as ES modules only, and on Node 20 Jest loads those only in its native ESM
-// mode: tests run with --experimental-vm-modules (see the npm scripts) and ts-jest emits ESM.
+// Tests run as CommonJS, like the built service. NestJS 12 and a few other dependencies ship as
+// ES modules only; Jest loads those from CommonJS through Node's require(esm), which it supports
+// on Node >= 24.9 when Node's VM module API is on (--experimental-vm-modules in the npm script).
 // Two projects share one run: `unit` (fast, mocked collaborators) and `e2e` (the real HTTP
 // server against a real PostgreSQL, started once per run by test/setup/global-setup.ts).
 const shared = {
   moduleFileExtensions: ['js', 'json', 'ts'],
-  extensionsToTreatAsEsm: ['.ts'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json', useESM: true }],
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }],
   },
   moduleNameMapper: {
     '^@layout/contracts$': '<rootDir>/libs/contracts/src/index.ts',
     // Generated and ESM-style sources import siblings as './x.js'; Jest resolves the .ts file.
     '^(\\.{1,2}/.*)\\.js$': '$1',
-    // @fastify/static (CommonJS) requires content-disposition 3, which is ESM-only: Jest on Node
-    // 20 cannot load that from CommonJS, so tests get the same function from the CommonJS 1.x.
-    '^content-disposition$': 'content-disposition-cjs',
   },
   testEnvironment: 'node',
 };

@@ -6,8 +6,8 @@ import { documentedResponseCheck } from './openapi-validator';
 
 /**
  * The real application on the run's test database, listening on a free loopback port: tests
- * talk to it over HTTP like any client. (Fastify's inject is not used: under Jest on Node 20 it
- * pulls in an ES-module-only dependency from CommonJS, which Jest cannot load.)
+ * talk to it over a real connection like any client, not through Fastify's inject, since
+ * compression, keep-alive, timeouts and the shutdown drain only exist on a real connection.
  */
 export async function startTestApp(
   env: Record<string, string> = {},
@@ -44,7 +44,7 @@ export interface RequestOptions {
   raw?: string | Buffer;
 }
 
-/** A small HTTP client over inject: every call goes through routing, parsing, guards, filters. */
+/** A small HTTP client over fetch: every call goes through routing, parsing, guards, filters. */
 export class Api {
   private readonly baseUrl: string;
 

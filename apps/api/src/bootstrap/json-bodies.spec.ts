@@ -1,5 +1,3 @@
-import { request as httpRequest } from 'node:http';
-import { type AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { toProblem } from '../common/filters/problem';
 import {
@@ -9,41 +7,22 @@ import {
   decodeUtf8,
 } from './json-bodies';
 
-// Fastify's `inject` cannot load under Jest on Node 20 (see json-replies.spec.ts), so this talks
-// HTTP to a real Fastify on a loopback port, with the service's problem mapping as error handler.
+// A bare Fastify with the service's body parsing and its problem mapping as error handler.
 
 interface Answer {
   status: number;
   body: any;
 }
 
-function post(
+async function post(
   app: FastifyInstance,
   payload: string | Buffer,
   contentType: string | undefined = 'application/json',
 ): Promise<Answer> {
-  const { port } = app.server.address() as AddressInfo;
-  const headers: Record<string, string> = { 'content-length': String(Buffer.byteLength(payload)) };
+  const headers: Record<string, string> = {};
   if (contentType !== undefined) headers['content-type'] = contentType;
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: '127.0.0.1', port, method: 'POST', path: '/echo', headers },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
-          }),
-        );
-        res.on('error', reject);
-      },
-    );
-    // A body cut off early (413) may reset the connection: the answer has arrived by then.
-    req.on('error', reject);
-    req.end(payload);
-  });
+  const answer = await app.inject({ method: 'POST', url: '/echo', headers, payload });
+  return { status: answer.statusCode, body: JSON.parse(answer.body) };
 }
 
 const json = (text: string, ...prefix: number[]) =>
@@ -118,7 +97,7 @@ describe('configureJsonBodies', () => {
       void reply.status(problem.status).type('application/problem+json').send(problem.body);
     });
     app.post('/echo', (request) => ({ parsed: request.body ?? null }));
-    await app.listen({ host: '127.0.0.1', port: 0 });
+    await app.ready();
   });
 
   afterAll(() => app.close());

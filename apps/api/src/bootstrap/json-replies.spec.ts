@@ -1,37 +1,22 @@
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { type AddressInfo } from 'node:net';
+import { type OutgoingHttpHeaders } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Representation } from '../common/http/representation';
 import { SerializedJson } from '../common/json/serialized-json';
 import { configureJsonReplies } from './json-replies';
 
-// Fastify's `inject` cannot load under Jest on Node 20 (light-my-request needs the ESM-only
-// `cookie` 2, see the README), so this talks HTTP to a real Fastify on a loopback port.
-
 interface Answer {
   status: number;
-  headers: IncomingHttpHeaders;
+  headers: OutgoingHttpHeaders;
   body: string;
 }
 
-function call(app: FastifyInstance, method: string, path: string): Promise<Answer> {
-  const { port } = app.server.address() as AddressInfo;
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body: Buffer.concat(chunks).toString('utf8'),
-        }),
-      );
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+async function call(
+  app: FastifyInstance,
+  method: 'GET' | 'HEAD' | 'POST' | 'DELETE',
+  url: string,
+): Promise<Answer> {
+  const answer = await app.inject({ method, url });
+  return { status: answer.statusCode, headers: answer.headers, body: answer.body };
 }
 
 /** JSON text as PostgreSQL builds it: spacing and key order that JSON.stringify would change. */
@@ -63,7 +48,7 @@ describe('configureJsonReplies', () => {
     });
     app.get('/serialized', () => Promise.resolve(new SerializedJson(DOCUMENT)));
     app.get('/object', () => Promise.resolve({ status: 'ok', list: [1, 2] }));
-    await app.listen({ host: '127.0.0.1', port: 0 });
+    await app.ready();
   });
 
   afterAll(() => app.close());

@@ -22,10 +22,13 @@ const PLAIN_HOST = /^(?:[a-z0-9_.-]+|\[[0-9a-f:.]+\])$/;
  * (`url(...)`, quoted or not) or into an HTML attribute: `(`, `)`, both quotes and the backslash
  * end or escape a `url()` token or a CSS string; whitespace and controls end an unquoted
  * `url()`; `<`, `>` and the backtick matter in HTML. Every other non-ASCII character is caught
- * too, should any survive serialisation. Percent-encoding them keeps the URL's meaning: servers
- * decode `%28` to `(` (and the RFC 3986-illegal ones have no other spelling).
+ * too, should any survive serialisation. `^` is encoded as well: the WHATWG standard added it to
+ * the path's encode set, so newer parsers (Node 24) encode it in a path and older ones (Node 20,
+ * some browsers) do not; encoding it everywhere makes every runtime store the same string.
+ * Percent-encoding them keeps the URL's meaning: servers decode `%28` to `(` (and the
+ * RFC 3986-illegal ones have no other spelling).
  */
-const CSS_UNSAFE = /[^\x21-\x7e]|["'()<>\\`]/gu;
+const CSS_UNSAFE = /[^\x21-\x7e]|["'()<>\\`^]/gu;
 
 function percentEncode(character: string): string {
   const unit = character.charCodeAt(0);
