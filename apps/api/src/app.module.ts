@@ -5,6 +5,7 @@ import { CountersModule } from './common/counters/counters.module';
 import { BearerAuthGuard } from './common/guards/bearer-auth.guard';
 import { RedisModule } from './common/redis/redis.module';
 import { RateLimitGuard } from './common/throttling/rate-limit.guard';
+import { RateLimitModule } from './common/throttling/rate-limit.module';
 import { type AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -25,6 +26,7 @@ export class AppModule {
         DatabaseModule,
         RedisModule,
         CountersModule,
+        RateLimitModule,
         AccountsModule,
         LayoutModule,
         HealthModule,

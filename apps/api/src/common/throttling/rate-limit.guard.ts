@@ -1,63 +1,33 @@
-import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import { type FastifyReply, type FastifyRequest } from 'fastify';
-import { type AuthenticatedAccount } from '../auth/authenticated-account';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { type CounterStore } from '../counters/counter-store';
-import { RATE_LIMIT_COUNTERS } from '../counters/counters.module';
-import { IS_PUBLIC } from '../decorators/public.decorator';
-import { selectBudget } from './rate-limit-budget';
+import { Injectable } from '@nestjs/common';
+import { ThrottlerGuard, type ThrottlerRequest } from '@nestjs/throttler';
+import { type FastifyReply } from 'fastify';
 import { RateLimitExceededError } from './rate-limit-exceeded.error';
-import { rateLimitHeaders, secondsUntil } from './rate-limit-headers';
+import { rateLimitHeaders } from './rate-limit-headers';
 
 /**
- * Counts each request against its budget (see selectBudget) in a fixed window of
- * RATE_LIMIT_WINDOW_SECONDS: past the limit it answers 429; below it, it adds the RateLimit and
- * RateLimit-Policy headers, under the policy name `account` or `address`. Registered globally
- * after BearerAuthGuard, so that the account is known.
+ * `@nestjs/throttler`'s guard (see rateLimitThrottlers for what is counted against which budget),
+ * answering in the IETF draft's terms instead of `X-RateLimit-*`: below the limit it adds the
+ * `RateLimit` and `RateLimit-Policy` fields under the budget's name; past it, it throws
+ * RateLimitExceededError (429 problem+json with Retry-After). Registered globally after
+ * BearerAuthGuard, so that the account is known.
  */
 @Injectable()
-export class RateLimitGuard implements CanActivate {
-  private readonly windowMs: number;
-
-  constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(RATE_LIMIT_COUNTERS) private readonly counters: CounterStore,
-    private readonly reflector: Reflector,
-  ) {
-    this.windowMs = config.rateLimit.windowSeconds * 1000;
-  }
-
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (context.getType() !== 'http') return true;
-    const http = context.switchToHttp();
-    const request = http.getRequest<FastifyRequest & { user?: AuthenticatedAccount }>();
-    const budget = selectBudget(
-      {
-        route: request.routeOptions.url,
-        isPublic:
-          this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [
-            context.getHandler(),
-            context.getClass(),
-          ]) ?? false,
-        accountId: request.user?.id,
-        address: request.ip,
-      },
-      this.config.rateLimit,
+export class RateLimitGuard extends ThrottlerGuard {
+  protected override async handleRequest(request: ThrottlerRequest): Promise<boolean> {
+    const { context, limit, ttl, throttler, blockDuration, getTracker, generateKey } = request;
+    const name = throttler.name ?? 'default';
+    const { req, res } = this.getRequestResponse(context);
+    const key = generateKey(context, await getTracker(req, context), name);
+    const { totalHits, timeToExpire, isBlocked } = await this.storageService.increment(
+      key,
+      ttl,
+      limit,
+      blockDuration,
+      name,
     );
-    if (!budget) return true;
-
-    const { count, resetInMs } = await this.counters.increment(budget.key, this.windowMs);
-    const resetSeconds = secondsUntil(resetInMs);
-    const policy = {
-      name: budget.tracker,
-      quota: budget.limit,
-      windowSeconds: this.config.rateLimit.windowSeconds,
-    };
-    if (count > budget.limit) throw new RateLimitExceededError(policy, resetSeconds);
-    void http
-      .getResponse<FastifyReply>()
-      .headers(rateLimitHeaders(policy, budget.limit - count, resetSeconds));
+    const policy = { name, quota: limit, windowSeconds: ttl / 1000 };
+    if (isBlocked) throw new RateLimitExceededError(policy, timeToExpire);
+    void (res as FastifyReply).headers(rateLimitHeaders(policy, limit - totalHits, timeToExpire));
     return true;
   }
 }
