@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { cp, stat, symlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { freePort } from '../test/support/free-port';
@@ -32,6 +32,17 @@ export async function snapshotBuild(tempDir: string): Promise<{ entry: string; b
   return { entry, builtAt };
 }
 
+/**
+ * The Node flags the service runs with in production (`config.nodeFlags` in package.json, which
+ * `npm start` and `npm run start:prod` pass to node): the bench measures the service as it runs.
+ */
+export function serviceNodeFlags(packageJson = join(ROOT, 'package.json')): string[] {
+  const { config } = JSON.parse(readFileSync(packageJson, 'utf8')) as {
+    config?: { nodeFlags?: string };
+  };
+  return (config?.nodeFlags ?? '').split(/\s+/).filter((flag) => flag !== '');
+}
+
 /** Inherited environment without what would change the servers' behaviour. */
 export function inheritedEnv(): NodeJS.ProcessEnv {
   const {
@@ -58,7 +69,7 @@ export async function startService(
   const port = await freePort();
   return startServer({
     name,
-    args: [entry],
+    args: [...serviceNodeFlags(), entry],
     // Not the checkout: a developer's .env there must not reconfigure the run.
     cwd,
     port,

@@ -6,7 +6,7 @@ data_dir=$(mktemp -d)/postgres
 port=${SMOKE_PORT:-3999}
 log=$(mktemp)
 EMBEDDED_PG_DATA_DIR=$data_dir EMBEDDED_PG_PORT=$((port + 1)) PORT=$port \
-  node dist/apps/api/src/main.js >"$log" 2>&1 &
+  node $(node -p "require('./package.json').config.nodeFlags") dist/apps/api/src/main.js >"$log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
 
