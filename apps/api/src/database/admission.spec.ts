@@ -17,6 +17,36 @@ describe('Admission', () => {
     expect(await third).toBeInstanceOf(TooManyConcurrentRequestsError);
   });
 
+  it('lets a waiting call go as soon as its client is gone, refused and holding nothing', async () => {
+    const admission = new Admission(2);
+    const leave = await admission.admit('a', false, 1000);
+    const gone = new AbortController();
+    const abandoned = admission
+      .admit('a', false, 1000, gone.signal)
+      .catch((error: unknown) => error);
+    gone.abort();
+    // Refused before its wait is over.
+    await jest.advanceTimersByTimeAsync(1);
+    expect(await abandoned).toBeInstanceOf(TooManyConcurrentRequestsError);
+    leave();
+    // Nothing left taken: the account's one place is free again.
+    await expect(admission.admit('a', false, 0)).resolves.toEqual(expect.any(Function));
+  });
+
+  it('stops waiting for the heavy budget when the client is gone, and gives the places back', async () => {
+    const admission = new Admission(8);
+    admission.charge('a', HEAVY_BYTES_PER_SECOND * 2);
+    const gone = new AbortController();
+    const waiting = admission.admit('a', true, 5000, gone.signal).catch((error: unknown) => error);
+    await jest.advanceTimersByTimeAsync(10);
+    gone.abort();
+    await jest.advanceTimersByTimeAsync(1);
+    expect(await waiting).toBeInstanceOf(TooManyConcurrentRequestsError);
+    // The account's one heavy place was given back: another account's heavy read is not
+    // held up, and this account's next heavy read waits for its budget, not for a place.
+    await expect(admission.admit('b', true, 0)).resolves.toEqual(expect.any(Function));
+  });
+
   it('admits one heavy read per account at a time, a light one beside it', async () => {
     const admission = new Admission(10);
     const leave = await admission.admit('a', true, 100);

@@ -42,8 +42,16 @@ export class Admission {
     return heavy ? undefined : this.connections.tryAcquire(account);
   }
 
-  /** Resolves with the function that gives the places back; refuses after `waitMs`. */
-  async admit(account: string, heavy: boolean, waitMs: number): Promise<() => void> {
+  /**
+   * Resolves with the function that gives the places back; refuses after `waitMs`, or at once
+   * when `abandoned` aborts (the client went away), so that a gone client waits in no line.
+   */
+  async admit(
+    account: string,
+    heavy: boolean,
+    waitMs: number,
+    abandoned?: AbortSignal,
+  ): Promise<() => void> {
     const startedAt = Date.now();
     const left = () => Math.max(0, waitMs - (Date.now() - startedAt));
     const taken: (() => void)[] = [];
@@ -58,7 +66,7 @@ export class Admission {
         ]
       : [[this.connections, account]];
     for (const [shares, holder] of places) {
-      const give = await shares.acquire(holder, left());
+      const give = await shares.acquire(holder, left(), abandoned);
       if (!give) {
         leave();
         throw new TooManyConcurrentRequestsError();
@@ -71,7 +79,11 @@ export class Admission {
           leave();
           throw new TooManyConcurrentRequestsError();
         }
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        if (wait > 0) await sleep(wait, abandoned);
+        if (abandoned?.aborted) {
+          leave();
+          throw new TooManyConcurrentRequestsError();
+        }
       }
     }
     return leave;
@@ -89,6 +101,19 @@ export class Admission {
       }
     }
   }
+}
+
+/** Waits `ms`, or less when `abandoned` aborts. */
+function sleep(ms: number, abandoned: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      abandoned?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    abandoned?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** Half the pool, so that the other half always stays for the other accounts. */

@@ -48,6 +48,30 @@ describe('ConnectionShares', () => {
     expect(shares.inUse('a')).toBe(0);
   });
 
+  it('takes a waiter whose client went away out of the line at once: the place goes to the next', async () => {
+    const shares = new ConnectionShares(1);
+    const leave = await shares.acquire('a', 1000);
+    const gone = new AbortController();
+    const abandoned = shares.acquire('a', 1000, gone.signal);
+    const next = shares.acquire('a', 1000);
+    gone.abort();
+    await expect(abandoned).resolves.toBeUndefined();
+    leave?.();
+    const leaveNext = await next;
+    expect(leaveNext).toBeDefined();
+    expect(shares.inUse('a')).toBe(1);
+    leaveNext?.();
+    expect(shares.inUse('a')).toBe(0);
+  });
+
+  it('does not queue a waiter whose client is already gone', async () => {
+    const shares = new ConnectionShares(1);
+    await shares.acquire('a', 1000);
+    const gone = new AbortController();
+    gone.abort();
+    await expect(shares.acquire('a', 1000, gone.signal)).resolves.toBeUndefined();
+  });
+
   it('counts a place given back twice only once', async () => {
     const shares = new ConnectionShares(2);
     const leave = await shares.acquire('a', 100);

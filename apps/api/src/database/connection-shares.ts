@@ -11,24 +11,37 @@ export class ConnectionShares {
 
   /**
    * Resolves with the function that gives the place back, once `holder` is within its share;
-   * resolves `undefined` when that did not happen within `waitMs`.
+   * resolves `undefined` when that did not happen within `waitMs`, or as soon as `abandoned`
+   * aborts (the client went away): its place in line goes to whoever is behind it.
    */
-  acquire(holder: string, waitMs: number): Promise<(() => void) | undefined> {
+  acquire(
+    holder: string,
+    waitMs: number,
+    abandoned?: AbortSignal,
+  ): Promise<(() => void) | undefined> {
     const now = this.tryAcquire(holder);
     if (now) return Promise.resolve(now);
+    if (abandoned?.aborted) return Promise.resolve(undefined);
     const entry = this.holders.get(holder) ?? { inUse: 0, waiting: [] };
     this.holders.set(holder, entry);
     return new Promise((resolve) => {
+      const leaveLine = () => {
+        clearTimeout(timer);
+        abandoned?.removeEventListener('abort', leaveLine);
+        const index = entry.waiting.indexOf(waiter);
+        if (index >= 0) entry.waiting.splice(index, 1);
+        if (entry.inUse === 0 && entry.waiting.length === 0) this.holders.delete(holder);
+        resolve(undefined);
+      };
       const waiter: Waiter = {
         grant: () => {
           clearTimeout(timer);
+          abandoned?.removeEventListener('abort', leaveLine);
           resolve(this.releaser(holder, entry));
         },
       };
-      const timer = setTimeout(() => {
-        entry.waiting.splice(entry.waiting.indexOf(waiter), 1);
-        resolve(undefined);
-      }, waitMs);
+      const timer = setTimeout(leaveLine, waitMs);
+      abandoned?.addEventListener('abort', leaveLine, { once: true });
       entry.waiting.push(waiter);
     });
   }

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Pool, type PoolClient } from 'pg';
 import { DatabaseUnavailableError, DomainError, WriteOutcomeUnknownError } from '../common/errors';
+import { watchClientGone } from '../common/http/client-gone';
 import { currentRequest } from '../common/logging/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Admission } from './admission';
@@ -85,6 +86,16 @@ export class Database implements SqlSession {
     });
   }
 
+  /** Waits for the account's place, but no longer than its client stays connected. */
+  private async admitWaiting(account: string, heavy: boolean): Promise<() => void> {
+    const client = watchClientGone(currentRequest());
+    try {
+      return await this.admission.admit(account, heavy, this.timeoutMs / 2, client?.signal);
+    } finally {
+      client?.stop();
+    }
+  }
+
   /**
    * Takes the account's place and a pooled connection, runs `use` on it, and gives both back,
    * all within the deadline. A connection that failed, or that the deadline tore down, is
@@ -98,8 +109,7 @@ export class Database implements SqlSession {
     const remaining = () => this.timeoutMs - (Date.now() - startedAt);
     const account = currentAccount();
     const leave =
-      this.admission.tryAdmit(account, heavy) ??
-      (await this.admission.admit(account, heavy, this.timeoutMs / 2));
+      this.admission.tryAdmit(account, heavy) ?? (await this.admitWaiting(account, heavy));
     try {
       const client = await this.connect(remaining());
       client.on('error', warnOfBrokenConnection);
