@@ -9,12 +9,19 @@ import { type Budget, selectBudget } from './rate-limit-budget';
 
 const reflector = new Reflector();
 
+/**
+ * Each request's budget, worked out once: both throttlers' skipIf and the counting one's
+ * getTracker ask for it.
+ */
+const budgets = new WeakMap<object, Budget | undefined>();
+
 /** The budget this request is counted against (selectBudget), read off the execution context. */
 export function budgetOf(context: ExecutionContext, limits: RateLimitConfig): Budget | undefined {
   const request = context
     .switchToHttp()
     .getRequest<FastifyRequest & { user?: AuthenticatedAccount }>();
-  return selectBudget(
+  if (budgets.has(request)) return budgets.get(request);
+  const budget = selectBudget(
     {
       route: request.routeOptions.url,
       isPublic:
@@ -27,6 +34,8 @@ export function budgetOf(context: ExecutionContext, limits: RateLimitConfig): Bu
     },
     limits,
   );
+  budgets.set(request, budget);
+  return budget;
 }
 
 /**
