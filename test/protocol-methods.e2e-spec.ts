@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { PROBLEM_STATUSES, PROBLEM_TITLES, PROBLEM_TYPES } from '@layout/contracts';
-import { Api, createLayout, type LayoutPaths, startTestApp } from './support/test-app';
+import { Api, createLayout, type LayoutPaths, readBody, startTestApp } from './support/test-app';
 
 // Sign-ups and sign-ins hash passwords (scrypt): slow on a busy machine.
 jest.setTimeout(60_000);
@@ -27,14 +27,11 @@ describe('methods, OPTIONS and the problem pages', () => {
 
   const raw = async (method: string, path: string, headers: Record<string, string> = {}) => {
     const response = await fetch(`${base}${path}`, { method, headers });
-    const text = await response.text();
-    let body: any;
-    try {
-      body = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    const answer: Raw = { status: response.status, headers: response.headers, text, body };
+    const answer: Raw = {
+      status: response.status,
+      headers: response.headers,
+      ...(await readBody(response)),
+    };
     return answer;
   };
 

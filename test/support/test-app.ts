@@ -44,6 +44,18 @@ export interface RequestOptions {
   raw?: string | Buffer;
 }
 
+/** A fetch response's body as text, and parsed when it is JSON (`undefined` when not). */
+export async function readBody(
+  response: globalThis.Response,
+): Promise<{ text: string; body: any }> {
+  const text = await response.text();
+  try {
+    return { text, body: text === '' ? undefined : JSON.parse(text) };
+  } catch {
+    return { text, body: undefined };
+  }
+}
+
 /** A small HTTP client over fetch: every call goes through routing, parsing, guards, filters. */
 export class Api {
   private readonly baseUrl: string;
@@ -69,13 +81,7 @@ export class Api {
       headers['content-type'] ??= 'application/json';
     }
     const response = await fetch(`${this.baseUrl}${url}`, { method, headers, body: payload });
-    const text = await response.text();
-    let body: any;
-    try {
-      body = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
+    const { text, body } = await readBody(response);
     const received = { status: response.status, headers: Object.fromEntries(response.headers) };
     await assertDocumented({ method, url, ...received, text });
     return { ...received, body, text };
