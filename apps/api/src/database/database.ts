@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Pool, type PoolClient } from 'pg';
 import { DatabaseUnavailableError, DomainError, WriteOutcomeUnknownError } from '../common/errors';
@@ -10,12 +11,16 @@ import { isDatabaseUnavailable } from './database-errors';
 import { HeavyStatements } from './heavy-statements';
 import { DATABASE_POOL, destroyConnection, warnOfBrokenConnection } from './database-pool';
 import { type SqlSession } from './sql-session';
-import { bindParameters, type SqlStatement } from './sql-statement';
+import { GroupTransaction, run } from './group-transaction';
+import { type GroupLimits, TransactionGroup } from './transaction-group';
+import { type SqlStatement } from './sql-statement';
 
 /** Requests made outside any account (none touch the tree today) share one place in line. */
 const NO_ACCOUNT = '';
 /** How late a deadline may fire, at most (see Deadlines). */
 const DEADLINE_TICK_MS = 100;
+/** Units of work one grouped transaction takes at most (see GroupLimits). */
+const GROUP_MAX_UNITS = 32;
 
 /**
  * Hand-written SQL on the pool: single statements, and `transaction`, the one unit of work of
@@ -35,6 +40,11 @@ export class Database implements SqlSession {
   private readonly heavy = new HeavyStatements();
   private readonly timeoutMs: number;
   private readonly deadlines: Deadlines;
+  /** By key, the grouped transaction that takes more units of work now. */
+  private readonly groups = new Map<string, TransactionGroup>();
+  private readonly groupLimits: GroupLimits;
+  /** How units of work begin that went on to send more (see GroupTransaction). */
+  private readonly stagedBursts = new Set<string>();
 
   constructor(
     @Inject(DATABASE_POOL) private readonly pool: Pool,
@@ -43,6 +53,8 @@ export class Database implements SqlSession {
     this.timeoutMs = config.database.timeoutMs;
     this.admission = new Admission(config.database.poolSize);
     this.deadlines = new Deadlines(Math.min(DEADLINE_TICK_MS, this.timeoutMs / 4));
+    // A unit that joins late still has most of the group's deadline (the first unit's) to run.
+    this.groupLimits = { maxUnits: GROUP_MAX_UNITS, joinWithinMs: this.timeoutMs / 4 };
   }
 
   async rows<P extends object, R>(statement: SqlStatement<P, R>, params: P): Promise<R[]> {
@@ -64,26 +76,66 @@ export class Database implements SqlSession {
    * back when it throws (a domain error included), and the error rethrown. When the database
    * fails after COMMIT was sent, nobody knows whether it committed: that is said, not hidden
    * behind a failure.
+   *
+   * With a `group` key (the writes of one project, which take one lock), works of that key
+   * that come while its transaction waits for its turn or runs share it, a group commit (see
+   * GroupTransaction): each runs alone, in the order they came, seeing what the ones before it
+   * did, in a savepoint of its own, so that one that throws is rolled back alone; they are
+   * pipelined on the connection, and the ones that stand commit together, with one WAL flush
+   * instead of one each. Nothing is answered before that COMMIT. Such a work may be started
+   * more than once (a start can be discarded and run again): it must do nothing but send its
+   * statements and work out its answer from theirs.
    */
-  async transaction<T>(work: (tx: SqlSession) => Promise<T>): Promise<T> {
-    return this.onConnection(async (client, discard) => {
-      let committing = false;
-      try {
-        // The pool pipelines (database-pool.ts): BEGIN and the work's first statements go out
-        // together, without waiting for each other's answers.
-        const [, result] = await Promise.all([client.query('BEGIN'), work(sessionOn(client))]);
-        committing = true;
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        if (committing && isDatabaseUnavailable(error)) throw new WriteOutcomeUnknownError();
-        // A broken connection is dropped by onConnection: PostgreSQL rolls back on its own.
-        // Nothing was committed, so the work's own error stays the answer even when the
-        // ROLLBACK fails; only the connection is not to be trusted any more.
-        if (!isDatabaseUnavailable(error)) await client.query('ROLLBACK').catch(discard);
-        throw error;
-      }
-    });
+  transaction<T>(work: (tx: SqlSession) => Promise<T>, group?: string): Promise<T> {
+    const open = group === undefined ? undefined : this.groups.get(group);
+    // A unit that joins runs in the group's turn: bound to its own caller's async context (its
+    // request, which the log lines name).
+    const joined = open?.takesMore() ? open.join(AsyncResource.bind(work)) : undefined;
+    if (joined) return joined;
+    const own = new TransactionGroup(this.groupLimits);
+    const answer = own.join(work) as Promise<T>;
+    void this.runGroup(own, group);
+    return answer;
+  }
+
+  /** Runs a group's units in one transaction (see GroupTransaction), then answers each. */
+  private async runGroup(group: TransactionGroup, key: string | undefined): Promise<void> {
+    let transaction: GroupTransaction | undefined;
+    try {
+      // Once admitted, others may join: while this waits for a connection, then for its lock
+      // (on the same tick, when admitted at once). Not before: a wait for its account's place
+      // ends when its own client goes away, which is no reason to refuse the others.
+      const open = () => {
+        if (key !== undefined && !this.groups.get(key)?.takesMore()) this.groups.set(key, group);
+      };
+      await this.onConnection(
+        async (client, discard) => {
+          transaction = new GroupTransaction(client, group, this.stagedBursts);
+          try {
+            await transaction.run();
+          } catch (error) {
+            // Whatever broke the transaction, the connection's state is not to be trusted.
+            discard();
+            throw error;
+          }
+        },
+        false,
+        open,
+      );
+    } catch (error) {
+      group.abandon(error);
+      for (const unit of transaction?.unanswered() ?? []) unit.reject(error);
+      // Their changes are rolled back for sure, whatever became of the COMMIT; their reasons
+      // may rest on what did not commit: asked again, they get the true answer.
+      const retry =
+        error instanceof WriteOutcomeUnknownError ? new DatabaseUnavailableError() : error;
+      for (const [unit] of transaction?.refused ?? []) unit.reject(retry);
+      return;
+    } finally {
+      if (key !== undefined && this.groups.get(key) === group) this.groups.delete(key);
+    }
+    for (const [unit, value] of transaction?.stand ?? []) unit.resolve(value);
+    for (const [unit, error] of transaction?.refused ?? []) unit.reject(error);
   }
 
   /** Waits for the account's place, but no longer than its client stays connected. */
@@ -104,13 +156,16 @@ export class Database implements SqlSession {
   private async onConnection<T>(
     use: (client: PoolClient, discard: () => void) => Promise<T>,
     heavy = false,
+    admitted?: () => void,
   ): Promise<T> {
     const startedAt = Date.now();
     const remaining = () => this.timeoutMs - (Date.now() - startedAt);
     const account = currentAccount();
+    // Admitted at once, this runs on synchronously (no await), `admitted` included.
     const leave =
       this.admission.tryAdmit(account, heavy) ?? (await this.admitWaiting(account, heavy));
     try {
+      admitted?.();
       const client = await this.connect(remaining());
       client.on('error', warnOfBrokenConnection);
       let broken: Error | undefined;
@@ -168,24 +223,4 @@ export class Database implements SqlSession {
 
 function currentAccount(): string {
   return currentRequest()?.user?.id ?? NO_ACCOUNT;
-}
-
-function sessionOn(client: PoolClient): SqlSession {
-  return {
-    rows: (statement, params) => run(client, statement, params),
-    row: async (statement, params) => (await run(client, statement, params))[0],
-  };
-}
-
-async function run<P extends object, R>(
-  client: PoolClient,
-  statement: SqlStatement<P, R>,
-  params: P,
-): Promise<R[]> {
-  const result = await client.query({
-    name: statement.name,
-    text: statement.text,
-    values: bindParameters(statement, params),
-  });
-  return result.rows as R[];
 }

@@ -41,7 +41,9 @@ async function isSettled(promise: Promise<unknown>): Promise<boolean> {
 
 describe('TreeWriter', () => {
   let lockForWrite: jest.Mock<ProjectsRepository['lockForWrite']>;
-  let transaction: jest.Mock<(work: (tx: SqlSession) => Promise<unknown>) => Promise<unknown>>;
+  let transaction: jest.Mock<
+    (work: (tx: SqlSession) => Promise<unknown>, group?: string) => Promise<unknown>
+  >;
   let writer: TreeWriter;
 
   beforeEach(() => {
@@ -72,6 +74,13 @@ describe('TreeWriter', () => {
 
     lock.resolve(FOUND);
     await expect(result).resolves.toBe('done');
+  });
+
+  it("shares its transaction with the other writes of the caller's project, and no other", async () => {
+    lockForWrite.mockResolvedValue(FOUND);
+    await writer.write(SCOPE, () => Promise.resolve('done'));
+    await writer.write({ accountId: 'acc-2', projectId: 'p1' }, () => Promise.resolve('done'));
+    expect(transaction.mock.calls.map(([, group]) => group)).toEqual(['acc-1/p1', 'acc-2/p1']);
   });
 
   it('gives the work the locked project with the revision this write creates', async () => {

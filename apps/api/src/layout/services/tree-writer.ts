@@ -36,9 +36,15 @@ export interface TreeWrite {
  * project row (which checks the owner and serialises the project's writers), then runs the
  * service's statements and rules. Everything commits together, with the project's next
  * revision; a rule that throws rolls it all back, so a refused request changes nothing and
- * takes no revision. `If-Match` is checked in `work` against a tag read under this lock, so it
- * is atomic with the change. A project that is not the caller's answers 404, whatever `work`
- * made of its statements, which then changed nothing.
+ * takes no revision. Writes of one project that meet share a transaction
+ * (Database.transaction's group), each still alone in its savepoint with its own lock
+ * statement, revision and rules: they queue in this process instead of each holding a
+ * connection on the lock, run back to back, and commit together instead of one WAL flush
+ * after another. So a `work` may be started more than once (a start behind one that failed
+ * is discarded and run again): it must do nothing but send its statements and work out its
+ * answer from theirs. `If-Match` is checked in `work` against a tag read under this lock, so
+ * it is atomic with the change. A project that is not the caller's answers 404, whatever
+ * `work` made of its statements, which then changed nothing.
  */
 @Injectable()
 export class TreeWriter {
@@ -81,6 +87,11 @@ export class TreeWriter {
       if (locked.status === 'rejected') throw locked.reason;
       if (done.status === 'rejected') throw done.reason;
       return done.value;
-    });
+    }, projectGroup(scope));
   }
+}
+
+/** The writes of one project by one account: those may share a transaction. */
+function projectGroup(scope: ProjectScope): string {
+  return `${scope.accountId}/${scope.projectId}`;
 }

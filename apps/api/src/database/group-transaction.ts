@@ -1,0 +1,242 @@
+import { type PoolClient } from 'pg';
+import { WriteOutcomeUnknownError } from '../common/errors';
+import { isDatabaseUnavailable } from './database-errors';
+import { sendTogetherThisTurn } from './database-pool';
+import { type SqlSession } from './sql-session';
+import { bindParameters, type SqlStatement } from './sql-statement';
+import { type GroupUnit, type TransactionGroup } from './transaction-group';
+
+/** What a discarded start of a unit gets for any statement it still tries to send. */
+class DiscardedStart extends Error {
+  constructor() {
+    super('This start of the unit of work was discarded; it runs again');
+  }
+}
+
+/** One start of a unit in the transaction. */
+interface Start {
+  readonly unit: GroupUnit;
+  /** The savepoint it runs in; null for the first start of the transaction, which runs in it. */
+  readonly savepoint: string | null;
+  /** BEGIN or SAVEPOINT: it fails when a start before it failed, which discards this one. */
+  readonly opened: Promise<PromiseSettledResult<unknown>>;
+  outcome: Promise<PromiseSettledResult<unknown>>;
+  /** Names of the statements it sent in its first turn: its "burst". */
+  readonly burst: string[];
+  firstTurnOver: boolean;
+  /** It sent a statement after its first turn: nothing starts behind it until it settles. */
+  staged: boolean;
+  discarded: boolean;
+}
+
+/**
+ * Runs a group's units of work in one transaction on one connection (see Database.transaction)
+ * and commits what stands.
+ *
+ * Units run in the order they came, each in a savepoint of its own (the first in the
+ * transaction itself), and each sees what the ones before it did. They are pipelined: once a
+ * unit has sent its statements, the next one starts, its statements queued on the connection
+ * right behind, without waiting for the first one's answers or rules. That is a speculation,
+ * settled in order:
+ * - a unit that throws is answered with its error, and rolled back to its savepoint together
+ *   with every unit started after it, which then start again;
+ * - a unit that sends a statement after its first turn (it read, then decides what to write)
+ *   has the units started after it rolled back and started again behind it, and nothing
+ *   starts behind it until it is done; its first turn's statements are remembered, so that
+ *   units that begin the same way are not speculated past again.
+ * So a unit's work may be started more than once, and a start may be discarded: a work must
+ * do nothing but send its statements and compute its answer from theirs. Nothing is answered
+ * before the COMMIT (or the failure) that decides the transaction.
+ */
+export class GroupTransaction {
+  /** Units that stand, in order, with their answers: committed together. */
+  readonly stand: [GroupUnit, unknown][] = [];
+  /**
+   * Units that threw, with their errors, rolled back. Their errors are answered only once the
+   * transaction has committed: they may rest on what the units before them did.
+   */
+  readonly refused: [GroupUnit, unknown][] = [];
+  private readonly started: Start[] = [];
+  /** Units whose start was discarded, to start again before any new one. */
+  private readonly again: GroupUnit[] = [];
+  private open = false;
+  private savepoints = 0;
+  private ended = false;
+
+  constructor(
+    private readonly client: PoolClient,
+    private readonly group: TransactionGroup,
+    /** First turns (statement names) of units that went on to send more: shared per process. */
+    private readonly stagedBursts: Set<string>,
+  ) {}
+
+  /** Every unit taken that stands or has yet to: what a failure of the transaction answers. */
+  unanswered(): GroupUnit[] {
+    return [...this.stand.map(([unit]) => unit), ...this.started.map((s) => s.unit), ...this.again];
+  }
+
+  /**
+   * Runs the units until none is left, then commits. Throws when the transaction fails as a
+   * whole: then nothing of it is committed (or, past COMMIT, nobody knows).
+   */
+  async run(): Promise<void> {
+    try {
+      for (;;) {
+        // What this turn sends (a rollback, a start, COMMIT) leaves in one write.
+        sendTogetherThisTurn(this.client);
+        if (this.mayStartAnother()) {
+          const unit = this.again.shift() ?? this.group.take();
+          if (unit !== undefined) {
+            this.start(unit);
+            await endOfTurn();
+            continue;
+          }
+        }
+        const oldest = this.started[0];
+        if (oldest === undefined) {
+          if (this.again.length === 0 && this.group.close()) break;
+          continue;
+        }
+        // The oldest start's outcome, or a new unit to pipeline behind the others meanwhile.
+        const settled = await Promise.race([
+          oldest.outcome,
+          ...(this.mayStartAnother() ? [this.group.untilJoined().then(() => undefined)] : []),
+        ]);
+        if (settled !== undefined && this.started[0] === oldest) await this.settle(oldest, settled);
+      }
+      await this.commit();
+    } finally {
+      this.ended = true;
+    }
+  }
+
+  private mayStartAnother(): boolean {
+    const last = this.started.at(-1);
+    return (
+      last === undefined ||
+      (last.firstTurnOver && !last.staged && !this.stagedBursts.has(burstKey(last)))
+    );
+  }
+
+  private start(unit: GroupUnit): void {
+    const savepoint = this.open ? `unit_${++this.savepoints}` : null;
+    const opening = savepoint === null ? 'BEGIN' : `SAVEPOINT ${savepoint}`;
+    this.open = true;
+    const start: Start = {
+      unit,
+      savepoint,
+      opened: settledOutcome(() => this.client.query(opening)),
+      outcome: Promise.resolve({ status: 'fulfilled', value: undefined }),
+      burst: [],
+      firstTurnOver: false,
+      staged: false,
+      discarded: false,
+    };
+    this.started.push(start);
+    start.outcome = settledOutcome(() => unit.work(this.sessionFor(start)));
+    process.nextTick(() => (start.firstTurnOver = true));
+  }
+
+  /** The statements of one start: refused once it is discarded, watched for a second turn. */
+  private sessionFor(start: Start): SqlSession {
+    const rows = <P extends object, R>(statement: SqlStatement<P, R>, params: P) => {
+      if (start.discarded || this.ended) return Promise.reject(new DiscardedStart());
+      if (!start.firstTurnOver) start.burst.push(statement.name);
+      else if (!start.staged) this.becomesStaged(start);
+      return run(this.client, statement, params);
+    };
+    return { rows, row: async (statement, params) => (await rows(statement, params))[0] };
+  }
+
+  /** `start` sends more after its first turn: what started behind it runs again, after it. */
+  private becomesStaged(start: Start): void {
+    start.staged = true;
+    this.stagedBursts.add(burstKey(start));
+    const behind = this.started.splice(this.started.indexOf(start) + 1);
+    const [first] = behind;
+    if (first === undefined) return;
+    this.discard(behind);
+    // Should it fail, the savepoint is missing: its SAVEPOINT failed, because a statement of
+    // `start` had aborted the transaction. Then `start` fails too, and rolling it back takes
+    // all that followed it.
+    this.client.query(`ROLLBACK TO SAVEPOINT ${first.savepoint}`).catch(() => undefined);
+  }
+
+  /** The oldest start has settled: it stands, or it fails alone and what followed it reruns. */
+  private async settle(start: Start, settled: PromiseSettledResult<unknown>): Promise<void> {
+    // All before it stand: its BEGIN or SAVEPOINT had to work.
+    const opened = await start.opened;
+    if (opened.status === 'rejected') throw opened.reason;
+    // The transaction is gone with the connection: the start stays among the unanswered.
+    if (settled.status === 'rejected' && isDatabaseUnavailable(settled.reason)) {
+      throw settled.reason;
+    }
+    this.started.shift();
+    if (settled.status === 'fulfilled') {
+      this.stand.push([start.unit, settled.value]);
+      return;
+    }
+    this.refused.push([start.unit, settled.reason]);
+    this.discard(this.started.splice(0));
+    if (start.savepoint === null) {
+      await this.client.query('ROLLBACK');
+      this.open = false;
+    } else {
+      await this.client.query(`ROLLBACK TO SAVEPOINT ${start.savepoint}`);
+    }
+  }
+
+  private discard(starts: Start[]): void {
+    for (const start of starts) start.discarded = true;
+    this.again.unshift(...starts.map((start) => start.unit));
+  }
+
+  private async commit(): Promise<void> {
+    if (!this.open) return;
+    const committed = await this.client.query('COMMIT').then(
+      (result) => result,
+      (error: unknown) => {
+        if (isDatabaseUnavailable(error)) throw new WriteOutcomeUnknownError();
+        throw error;
+      },
+    );
+    // COMMIT of a transaction that an error aborted answers ROLLBACK.
+    if (committed.command !== 'COMMIT') throw new Error('COMMIT rolled the transaction back');
+  }
+}
+
+function burstKey(start: Start): string {
+  return start.burst.join(' ');
+}
+
+/** Resolves once this turn of the event loop is over, promise callbacks included. */
+function endOfTurn(): Promise<void> {
+  return new Promise((resolve) => process.nextTick(resolve));
+}
+
+/** The work's outcome, never rejected; a work that throws at once is an outcome too. */
+function settledOutcome(work: () => Promise<unknown>): Promise<PromiseSettledResult<unknown>> {
+  let running: Promise<unknown>;
+  try {
+    running = work();
+  } catch (reason) {
+    return Promise.resolve({ status: 'rejected', reason });
+  }
+  return running.then(
+    (value) => ({ status: 'fulfilled', value }),
+    (reason: unknown) => ({ status: 'rejected', reason }),
+  );
+}
+
+export async function run<P extends object, R>(
+  client: PoolClient,
+  statement: SqlStatement<P, R>,
+  params: P,
+): Promise<R[]> {
+  const result = await client.query({
+    name: statement.name,
+    text: statement.text,
+    values: bindParameters(statement, params),
+  });
+  return result.rows as R[];
+}
