@@ -4,6 +4,7 @@ import { findBodyShapeProblems, isTooDeep } from './body-shape-problems';
 import { FieldError, NOT_AN_OBJECT_BODY_DETAIL } from './field-error';
 import { dedupeFieldErrors, toFieldErrors } from './field-errors';
 import { isPlainObject } from './plain-object';
+import { cacheRuleLookups } from './rule-lookup-cache';
 import type { Constructor } from './to-instance';
 import { withoutReservedKeys } from './without-reserved-keys';
 import { CONTRACT_TRANSFORM_OPTIONS, CONTRACT_VALIDATION_OPTIONS } from './validation-options';
@@ -21,6 +22,7 @@ export async function validateBody<T extends object>(
   cls: Constructor<T>,
   body: unknown,
 ): Promise<BodyValidationResult<T>> {
+  cacheRuleLookups();
   if (!isPlainObject(body)) {
     return { ok: false, errors: [{ pointer: '', detail: NOT_AN_OBJECT_BODY_DETAIL }] };
   }
