@@ -7,14 +7,24 @@ jest.setTimeout(60_000);
 
 const API_POLICY = "default-src 'none';frame-ancestors 'none'";
 
-function expectHelmetHeaders(response: Response) {
+/** What every answer carries, JSON and HTML alike. */
+function expectSecurityHeaders(response: Response) {
   expect(response.headers['x-content-type-options']).toBe('nosniff');
-  expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
   expect(response.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
   expect(response.headers['referrer-policy']).toBe('no-referrer');
-  expect(response.headers['cross-origin-opener-policy']).toBe('same-origin');
+  expect(response.headers['cross-origin-resource-policy']).toBe('same-origin');
   expect(response.headers['x-powered-by']).toBeUndefined();
 }
+
+// Headers that only mean something to an HTML document.
+const HTML_ONLY = [
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+];
 
 /** The directives of a Content-Security-Policy header, by name. */
 function directivesOf(policy: string | undefined): Map<string, string[]> {
@@ -46,7 +56,7 @@ describe('security headers', () => {
 
   afterAll(() => app.close());
 
-  it('are on API answers, errors and unknown routes, with a policy that allows nothing to load', async () => {
+  it('are on API answers, errors and unknown routes: a policy that allows nothing to load, and none of the HTML-only ones', async () => {
     const { token } = await api.newAccount('henry');
     const answers = [
       await api.get('/projects', { token }),
@@ -61,8 +71,10 @@ describe('security headers', () => {
     ];
     expect(answers.map((answer) => answer.status)).toEqual([200, 401, 404, 415, 200]);
     for (const answer of answers) {
-      expectHelmetHeaders(answer);
+      expectSecurityHeaders(answer);
       expect(answer.headers['content-security-policy']).toBe(API_POLICY);
+      expect(answer.headers['x-frame-options']).toBe('DENY');
+      for (const name of HTML_ONLY) expect(answer.headers[name]).toBeUndefined();
     }
   });
 
@@ -70,7 +82,9 @@ describe('security headers', () => {
     const page = await api.get('/docs');
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
-    expectHelmetHeaders(page);
+    expectSecurityHeaders(page);
+    expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(page.headers['cross-origin-opener-policy']).toBe('same-origin');
     const policy = directivesOf(page.headers['content-security-policy']);
     expect(policy.has('upgrade-insecure-requests')).toBe(false);
 
@@ -146,6 +160,15 @@ describe('CORS', () => {
     for (const name of ['x-request-id', 'ratelimit', 'ratelimit-policy', 'allow', 'retry-after']) {
       expect(exposed.split(/,\s*/)).toContain(name);
     }
+  });
+
+  it('tells a request without Origin only that answers vary by origin', async () => {
+    const { token } = await api.newAccount('kim');
+    const response = await api.get('/projects', { token });
+    expect(response.status).toBe(200);
+    expect(response.headers.vary).toMatch(/\bOrigin\b/);
+    expect(response.headers['access-control-allow-origin']).toBeUndefined();
+    expect(response.headers['access-control-expose-headers']).toBeUndefined();
   });
 
   it('gives an origin that is not configured no Access-Control-Allow-Origin', async () => {

@@ -5,11 +5,25 @@ import helmet, { type HelmetOptions } from 'helmet';
 const DOCS_PREFIX = '/docs';
 
 /**
- * The API answers JSON only: its content security policy lets nothing load or frame it.
+ * The API answers JSON only, and a browser needs to be told little about it (OWASP's REST
+ * Security Cheat Sheet): load nothing and be framed by nothing, never sniff the type, HTTPS
+ * only, no referrer, not to be read by other origins' pages outside CORS. What helmet adds for
+ * HTML documents (the opener policy, DNS prefetching, old Internet Explorer's download and XSS
+ * settings, Flash's cross-domain policies, origin-keyed agent clusters) means nothing to a
+ * fetch() of JSON, and costs every answer its bytes: those stay on the explorer's page.
  */
-const API_CONTENT_SECURITY_POLICY = {
-  useDefaults: false,
-  directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+const API_HEADERS: HelmetOptions = {
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+  },
+  xFrameOptions: { action: 'deny' },
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
 };
 
 /**
@@ -17,9 +31,8 @@ const API_CONTENT_SECURITY_POLICY = {
  * icons, inline styles; no inline scripts), without `upgrade-insecure-requests`, which would
  * send a plain-HTTP deployment's asset requests to https and leave the page blank.
  */
-const DOCS_CONTENT_SECURITY_POLICY = {
-  useDefaults: true,
-  directives: { upgradeInsecureRequests: null },
+const DOCS_HEADERS: HelmetOptions = {
+  contentSecurityPolicy: { useDefaults: true, directives: { upgradeInsecureRequests: null } },
 };
 
 type Headers = Record<string, string>;
@@ -42,12 +55,12 @@ function helmetHeaders(options: HelmetOptions): Readonly<Headers> {
 }
 
 /**
- * Helmet's security headers on every response (errors and 404s included), with the explorer's
- * own content security policy under /docs.
+ * Security headers on every response (errors and 404s included): the API's few, and helmet's
+ * whole set, with the explorer's own content security policy, under /docs.
  */
 export function configureSecurityHeaders(app: NestFastifyApplication): void {
-  const api = helmetHeaders({ contentSecurityPolicy: API_CONTENT_SECURITY_POLICY });
-  const docs = helmetHeaders({ contentSecurityPolicy: DOCS_CONTENT_SECURITY_POLICY });
+  const api = helmetHeaders(API_HEADERS);
+  const docs = helmetHeaders(DOCS_HEADERS);
   const isDocs = (path: string) => path === DOCS_PREFIX || path.startsWith(`${DOCS_PREFIX}/`);
   app
     .getHttpAdapter()

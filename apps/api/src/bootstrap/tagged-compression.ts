@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import negotiate from '@fastify/accept-negotiator';
-import { type FastifyInstance } from 'fastify';
+import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 
 /** Brotli first, then gzip, each at its fastest level (see compression.ts). */
 export const ENCODINGS: ('br' | 'gzip')[] = ['br', 'gzip'];
@@ -29,30 +29,51 @@ const OPTIONS = { br: BROTLI_OPTIONS, gzip: GZIP_OPTIONS };
  */
 export function compressTaggedAnswersOnce(fastify: FastifyInstance, threshold: number): void {
   const cache = new CompressedAnswers(CACHE_BYTES);
-  fastify.addHook('onSend', async (request, reply, payload) => {
-    if (typeof payload !== 'string' || payload.length < threshold || reply.statusCode !== 200) {
-      return payload;
+  // A callback hook, not an async one: most answers pass untouched, without a promise each.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    const key = keyOf(request, reply, payload, threshold);
+    if (key === undefined) {
+      done(null, payload);
+      return;
     }
-    const etag = reply.getHeader('etag');
-    const accepted = request.headers['accept-encoding'];
-    if (typeof etag !== 'string' || etag.startsWith('W/') || typeof accepted !== 'string') {
-      return payload;
+    const send = (body: Buffer) => {
+      const vary = reply.getHeader('vary');
+      void reply
+        .header('content-encoding', key.encoding)
+        .header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding')
+        .removeHeader('content-length');
+      done(null, body);
+    };
+    const kept = cache.get(key.name);
+    if (kept !== undefined) {
+      send(kept);
+      return;
     }
-    const encoding = negotiate(accepted.toLowerCase(), ENCODINGS);
-    if (encoding !== 'br' && encoding !== 'gzip') return payload;
-    const key = `${encoding} ${etag} ${request.url}`;
-    let body = cache.get(key);
-    if (body === undefined) {
-      body = await compressors[encoding](payload, OPTIONS[encoding]);
-      if (body.length <= ENTRY_MAX_BYTES) cache.set(key, body);
-    }
-    const vary = reply.getHeader('vary');
-    void reply
-      .header('content-encoding', encoding)
-      .header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding')
-      .removeHeader('content-length');
-    return body;
+    compressors[key.encoding](payload as string, OPTIONS[key.encoding]).then((body) => {
+      if (body.length <= ENTRY_MAX_BYTES) cache.set(key.name, body);
+      send(body);
+    }, done);
   });
+}
+
+/** The cache key of an answer this compresses, with its encoding; undefined for the others. */
+function keyOf(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  threshold: number,
+): { name: string; encoding: 'br' | 'gzip' } | undefined {
+  if (typeof payload !== 'string' || payload.length < threshold || reply.statusCode !== 200) {
+    return undefined;
+  }
+  const etag = reply.getHeader('etag');
+  const accepted = request.headers['accept-encoding'];
+  if (typeof etag !== 'string' || etag.startsWith('W/') || typeof accepted !== 'string') {
+    return undefined;
+  }
+  const encoding = negotiate(accepted.toLowerCase(), ENCODINGS);
+  if (encoding !== 'br' && encoding !== 'gzip') return undefined;
+  return { name: `${encoding} ${etag} ${request.url}`, encoding };
 }
 
 /** Compressed answers by key, bounded in total bytes; the least recently used go first. */

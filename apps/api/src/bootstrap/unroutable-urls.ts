@@ -54,12 +54,23 @@ function isPreflight(request: FastifyRequest): boolean {
 /**
  * The CORS options, applied so that @fastify/cors answers preflights only: it would answer any
  * other OPTIONS request 400 "Invalid Preflight Request" (text/plain) before another hook runs.
- * For those it still adds the CORS headers and leaves the answer to answerOtherMethods.
+ * For those it still adds the CORS headers and leaves the answer to answerOtherMethods. A
+ * request without `Origin` (not a browser's cross-origin one) gets `Vary: Origin` alone: which
+ * headers a browser script may read means nothing to it.
  */
 export function corsForPreflightsOnly(options: CorsOptions): CorsOptions {
   const notPreflight: CorsOptions = { ...options, preflight: false };
+  const { exposedHeaders: _exposed, ...noOrigin } = notPreflight;
   return {
-    delegator: (request, callback) => callback(null, isPreflight(request) ? options : notPreflight),
+    delegator: (request, callback) =>
+      callback(
+        null,
+        isPreflight(request)
+          ? options
+          : request.headers.origin === undefined
+            ? noOrigin
+            : notPreflight,
+      ),
   };
 }
 
