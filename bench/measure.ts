@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { interrupted } from './cleanup';
+import { databaseTicks } from './proc-stats';
 import { measureCompressed } from './compressed';
 import { measureConditional } from './conditional';
 import { type LoadSettings } from './tree-reads';
@@ -131,18 +132,24 @@ async function load(
   settings: LoadSettings,
 ): Promise<Side> {
   const server = ctx.servers[side];
+  // The database's CPU is taken here, over the warm-up and the measured run alike (load.mjs's
+  // own figure misses the backends that exit meanwhile; see databaseTicks).
+  const db0 = ctx.dbpid === undefined ? 0 : databaseTicks(ctx.dbpid);
+  const startedAt = performance.now();
   const line = await runLoad(ctx.copy, {
     url: server.url,
     targetsFile,
     scenario,
     ...settings,
     pid: server.pid,
-    dbpid: ctx.dbpid,
     jsonFile: join(ctx.tempDir, `load-${++runs}-${side}-${scenario}.jsonl`),
   });
   // A Ctrl-C stops the servers under a running load: what it measured then means nothing.
   if (interrupted()) throw new Error('interrupted');
-  return toSide(line);
+  const seconds = (performance.now() - startedAt) / 1000;
+  const dbCpuPct =
+    ctx.dbpid === undefined ? null : Math.round((databaseTicks(ctx.dbpid) - db0) / seconds);
+  return toSide({ ...line, dbCpuPct });
 }
 
 function toSide(line: LoadLine): Side {

@@ -43,6 +43,18 @@ function ticks(pid: number): number {
   });
 }
 
+/**
+ * CPU ticks of a database server: the postmaster, its live backends, and the backends that
+ * have exited (the kernel adds a reaped child's time to its parent's cutime and cstime). A sum
+ * over the live process tree alone, as load.mjs takes it, loses every backend that closes
+ * during the run and can come out negative.
+ */
+export function databaseTicks(postmaster: number): number {
+  const own = readFileSync(`/proc/${postmaster}/stat`, 'utf8').split(') ')[1].split(' ');
+  const reaped = Number(own[13]) + Number(own[14]);
+  return ticks(postmaster) + reaped;
+}
+
 export interface Usage {
   rssMB: number | null;
   cpuPct: number | null;
@@ -53,7 +65,7 @@ export interface Usage {
 /** Starts sampling; the returned function stops it and gives the usage over `seconds`. */
 export function sampleUsage(pid: number, dbpid: number | undefined): (seconds: number) => Usage {
   const cpu0 = ticks(pid);
-  const db0 = dbpid === undefined ? 0 : ticks(dbpid);
+  const db0 = dbpid === undefined ? 0 : databaseTicks(dbpid);
   const me0 = process.cpuUsage();
   let peak = rssKb(pid);
   const timer = setInterval(() => (peak = Math.max(peak, rssKb(pid))), 100);
@@ -63,7 +75,7 @@ export function sampleUsage(pid: number, dbpid: number | undefined): (seconds: n
     return {
       rssMB: Math.round(Math.max(peak, rssKb(pid)) / 1024),
       cpuPct: Math.round((ticks(pid) - cpu0) / seconds),
-      dbCpuPct: dbpid === undefined ? null : Math.round((ticks(dbpid) - db0) / seconds),
+      dbCpuPct: dbpid === undefined ? null : Math.round((databaseTicks(dbpid) - db0) / seconds),
       driverCpuPct: Math.round((me.user + me.system) / 1e4 / seconds),
     };
   };

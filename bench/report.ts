@@ -108,9 +108,10 @@ export function renderReport(results: RunResults, changes: string | undefined): 
           pairTable([results.main]),
           '',
           'From load.mjs: p50/p99 at 1 ms resolution; peak RSS of the server process (and its ' +
-            'descendants) during the measured run; CPU % of the server, of PostgreSQL (the ' +
-            'postmaster and all its backends: both databases, and any other client of that server) ' +
-            'and of the load driver, over the measured run (100 % = one core). The write scenarios ' +
+            'descendants) during the measured run; CPU % of the server and of the load driver over ' +
+            'the measured run (100 % = one core). CPU % of PostgreSQL (the postmaster and all its ' +
+            'backends, those that exited included: both databases, and any other client of that ' +
+            'server) is the bench’s own, over the warm-up and the measured run. The write scenarios ' +
             '(create, resize, mixed) run load.mjs twice per server: a warm-up run, discarded, then ' +
             'the measured run; the service gets a fresh write project for each (both created ' +
             'through its API before the warm-up), as it caps a project at 8 MiB. `conditional` ' +

@@ -102,7 +102,6 @@ export interface LoadRun {
   warmup: number;
   connections: number;
   pid: number;
-  dbpid: number | undefined;
   /** A file of its own for this run's JSONL. */
   jsonFile: string;
 }
@@ -126,7 +125,6 @@ export async function runLoad(copy: YardstickCopy, run: LoadRun): Promise<LoadLi
     '--json',
     run.jsonFile,
   ];
-  if (run.dbpid !== undefined) args.push('--dbpid', String(run.dbpid));
   await node(copy, args);
   const lines = (await readFile(run.jsonFile, 'utf8')).trim().split('\n');
   const line = JSON.parse(lines[lines.length - 1]) as LoadLine;

@@ -19,7 +19,7 @@ describe('loadConfig', () => {
       database: {
         url: undefined,
         embedded: { dataDir: '.data/postgres', port: 54329 },
-        poolSize: 10,
+        poolSize: 20,
         timeoutMs: 5000,
         migrateOnStart: true,
       },
@@ -34,7 +34,7 @@ describe('loadConfig', () => {
         idleTimeoutMs: 60_000,
         shutdownGraceMs: 10_000,
       },
-      heapGrowingPercent: 30,
+      heapGrowingPercent: 60,
       requireIfMatch: false,
     });
   });
@@ -52,7 +52,7 @@ describe('loadConfig', () => {
       PORT: ' 8080 ',
       LOG_LEVEL: 'debug',
       DATABASE_URL: 'postgresql://app:pw@db.internal:5432/layout',
-      DATABASE_POOL_SIZE: '20',
+      DATABASE_POOL_SIZE: '8',
       MIGRATE_ON_START: 'no',
       TOKEN_TTL_SECONDS: '600',
       SIGNUP_ENABLED: 'OFF',
@@ -66,7 +66,7 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       database: {
         url: 'postgresql://app:pw@db.internal:5432/layout',
-        poolSize: 20,
+        poolSize: 8,
         migrateOnStart: false,
       },
       auth: { tokenTtlSeconds: 600, signUpEnabled: false },

@@ -27,7 +27,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
         dataDir: read.string('EMBEDDED_PG_DATA_DIR', '.data/postgres'),
         port: read.integer('EMBEDDED_PG_PORT', 54329, 1, 65535),
       },
-      poolSize: read.integer('DATABASE_POOL_SIZE', 10, 1, 1000),
+      poolSize: read.integer('DATABASE_POOL_SIZE', 20, 1, 1000),
       timeoutMs: read.integer('DATABASE_TIMEOUT_MS', 5000, 100, 600_000),
       migrateOnStart: read.boolean('MIGRATE_ON_START', true),
     },
@@ -58,7 +58,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       idleTimeoutMs: read.integer('HTTP_IDLE_TIMEOUT_MS', 60_000, 100, 3_600_000),
       shutdownGraceMs: read.integer('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     },
-    heapGrowingPercent: read.integer('HEAP_GROWING_PERCENT', 30, 0, 1000),
+    heapGrowingPercent: read.integer('HEAP_GROWING_PERCENT', 60, 0, 1000),
     requireIfMatch: read.boolean('REQUIRE_IF_MATCH', false),
   };
 
