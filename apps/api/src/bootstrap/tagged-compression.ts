@@ -2,6 +2,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import negotiate from '@fastify/accept-negotiator';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { SizedLru } from '../common/cache/sized-lru';
 
 /** Brotli first, then gzip, each at its fastest level (see compression.ts). */
 export const ENCODINGS: ('br' | 'gzip')[] = ['br', 'gzip'];
@@ -28,7 +29,7 @@ const OPTIONS = { br: BROTLI_OPTIONS, gzip: GZIP_OPTIONS };
  * recently used first out; compression runs on libuv's threads, off the event loop.
  */
 export function compressTaggedAnswersOnce(fastify: FastifyInstance, threshold: number): void {
-  const cache = new CompressedAnswers(CACHE_BYTES);
+  const cache = new SizedLru<Buffer>(CACHE_BYTES, (_key, body) => body.length);
   // A callback hook, not an async one: most answers pass untouched, without a promise each.
   fastify.addHook('onSend', (request, reply, payload, done) => {
     const key = keyOf(request, reply, payload, threshold);
@@ -74,37 +75,4 @@ function keyOf(
   const encoding = negotiate(accepted.toLowerCase(), ENCODINGS);
   if (encoding !== 'br' && encoding !== 'gzip') return undefined;
   return { name: `${encoding} ${etag} ${request.url}`, encoding };
-}
-
-/** Compressed answers by key, bounded in total bytes; the least recently used go first. */
-export class CompressedAnswers {
-  private readonly entries = new Map<string, Buffer>();
-  private bytes = 0;
-
-  constructor(private readonly maxBytes: number) {}
-
-  get(key: string): Buffer | undefined {
-    const body = this.entries.get(key);
-    if (body === undefined) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, body);
-    return body;
-  }
-
-  set(key: string, body: Buffer): void {
-    const old = this.entries.get(key);
-    if (old) this.bytes -= old.length;
-    this.entries.delete(key);
-    this.entries.set(key, body);
-    this.bytes += body.length;
-    for (const [oldest, value] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      this.bytes -= value.length;
-    }
-  }
-
-  get size(): number {
-    return this.bytes;
-  }
 }
