@@ -1,5 +1,14 @@
+import { jest } from '@jest/globals';
 import * as fc from 'fast-check';
+import sanitizeHtml from 'sanitize-html';
 import { sanitizeTextHtml } from './html-sanitizer';
+
+// The real sanitize-html, watched: how often it runs is what the kept answers save.
+jest.mock('sanitize-html', () => {
+  const actual = jest.requireActual<typeof import('sanitize-html')>('sanitize-html');
+  return Object.assign(jest.fn(actual), actual);
+});
+const sanitizeRuns = sanitizeHtml as unknown as jest.Mock;
 
 /** Every style attribute of sanitised HTML (sanitize-html always writes them double-quoted). */
 function styleAttributes(html: string): string[] {
@@ -85,5 +94,33 @@ describe('sanitizeTextHtml', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+
+  describe('kept answers', () => {
+    it('sanitises a text it has seen once, and answers it alike', () => {
+      const html = `<p onclick="x()">kept ${Math.random()}</p><script>y()</script>`;
+      sanitizeRuns.mockClear();
+      const first = sanitizeTextHtml(html);
+      const again = sanitizeTextHtml(html);
+      expect(again).toBe(first);
+      expect(first).toMatch(/^<p>kept [\d.]+<\/p>$/);
+      expect(sanitizeRuns).toHaveBeenCalledTimes(1);
+    });
+
+    it('sanitises any other text anew, even one character apart', () => {
+      const html = `<p>one ${Math.random()}</p>`;
+      sanitizeRuns.mockClear();
+      sanitizeTextHtml(html);
+      expect(sanitizeTextHtml(`${html}<script>x()</script>`)).toBe(html);
+      expect(sanitizeRuns).toHaveBeenCalledTimes(2);
+    });
+
+    it('keeps no answer for a long text, which it sanitises every time', () => {
+      const html = `<p>${'long '.repeat(5000)}</p><img src="javascript:x()">`;
+      sanitizeRuns.mockClear();
+      expect(sanitizeTextHtml(html)).toBe(`<p>${'long '.repeat(5000)}</p><img />`);
+      sanitizeTextHtml(html);
+      expect(sanitizeRuns).toHaveBeenCalledTimes(2);
+    });
   });
 });
