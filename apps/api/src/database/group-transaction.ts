@@ -23,6 +23,8 @@ interface Start {
   outcome: Promise<PromiseSettledResult<unknown>>;
   /** Names of the statements it sent in its first turn: its "burst". */
   readonly burst: string[];
+  /** The burst as one key, once the first turn is over. */
+  burstKey: string;
   firstTurnOver: boolean;
   /** It sent a statement after its first turn: nothing starts behind it until it settles. */
   staged: boolean;
@@ -114,7 +116,7 @@ export class GroupTransaction {
     const last = this.started.at(-1);
     return (
       last === undefined ||
-      (last.firstTurnOver && !last.staged && !this.stagedBursts.has(burstKey(last)))
+      (last.firstTurnOver && !last.staged && !this.stagedBursts.has(last.burstKey))
     );
   }
 
@@ -128,13 +130,17 @@ export class GroupTransaction {
       opened: settledOutcome(() => this.client.query(opening)),
       outcome: Promise.resolve({ status: 'fulfilled', value: undefined }),
       burst: [],
+      burstKey: '',
       firstTurnOver: false,
       staged: false,
       discarded: false,
     };
     this.started.push(start);
     start.outcome = settledOutcome(() => unit.work(this.sessionFor(start)));
-    process.nextTick(() => (start.firstTurnOver = true));
+    process.nextTick(() => {
+      start.firstTurnOver = true;
+      start.burstKey = start.burst.join(' ');
+    });
   }
 
   /** The statements of one start: refused once it is discarded, watched for a second turn. */
@@ -151,7 +157,7 @@ export class GroupTransaction {
   /** `start` sends more after its first turn: what started behind it runs again, after it. */
   private becomesStaged(start: Start): void {
     start.staged = true;
-    this.stagedBursts.add(burstKey(start));
+    this.stagedBursts.add(start.burstKey);
     const behind = this.started.splice(this.started.indexOf(start) + 1);
     const [first] = behind;
     if (first === undefined) return;
@@ -203,10 +209,6 @@ export class GroupTransaction {
     // COMMIT of a transaction that an error aborted answers ROLLBACK.
     if (committed.command !== 'COMMIT') throw new Error('COMMIT rolled the transaction back');
   }
-}
-
-function burstKey(start: Start): string {
-  return start.burst.join(' ');
 }
 
 /** Resolves once this turn of the event loop is over, promise callbacks included. */
