@@ -1,17 +1,17 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { type Pool } from 'pg';
-import { loadConfig } from '../../apps/api/src/config/load-config';
 import {
   DatabaseUnavailableError,
   WriteOutcomeUnknownError,
 } from '../../apps/api/src/common/errors';
-import { Database } from '../../apps/api/src/database/database';
 import { isDatabaseUnavailable } from '../../apps/api/src/database/database-errors';
-import { createDatabasePool } from '../../apps/api/src/database/database-pool';
 import { type SqlSession } from '../../apps/api/src/database/sql-session';
-import { sqlStatement } from '../../apps/api/src/database/sql-statement';
+import {
+  DIE,
+  NO_SERVER_TIMEOUT,
+  openProbeDatabase,
+  slowCommitWhen,
+} from './support/probe-database';
 
 /**
  * Database.transaction with a group key, on a real database: the writes of one key that meet
@@ -19,12 +19,10 @@ import { sqlStatement } from '../../apps/api/src/database/sql-statement';
  * outcome of running them one after another.
  */
 describe('Database.transaction in a group', () => {
-  const url = process.env.LAYOUT_TEST_DATABASE_URL ?? '';
-  const table = `grouped_tx_probe_${randomBytes(4).toString('hex')}`;
-  const statement = <P extends object, R = unknown>(name: string, sql: string) =>
-    sqlStatement<P, R>(`${table}.${name}`, sql);
+  const TIMEOUT_MS = 600;
+  const probe = openProbeDatabase('grouped_tx_probe', TIMEOUT_MS);
+  const { table, db, statement } = probe;
   const CREATE = statement('create', `CREATE TABLE ${table} (k text PRIMARY KEY, n int NOT NULL)`);
-  const DROP = statement('drop', `DROP TABLE IF EXISTS ${table}`);
   const RESET = statement<{ k: string }>('reset', `INSERT INTO ${table} VALUES ($k, 0)`);
   // One unit: bumps its key's counter and says what it made of it, in which transaction.
   const BUMP = statement<{ k: string }, { n: number; tx: string }>(
@@ -41,11 +39,6 @@ describe('Database.transaction in a group', () => {
   );
   // A second row of the same key: the primary key refuses it.
   const DUPLICATE = statement<{ k: string }>('duplicate', `INSERT INTO ${table} VALUES ($k, 0)`);
-  const DIE = statement('die', 'SELECT pg_terminate_backend(pg_backend_pid())');
-  const NO_SERVER_TIMEOUT = statement('no-server-timeout', 'SET LOCAL statement_timeout = 0');
-  const TIMEOUT_MS = 600;
-  let pool: Pool;
-  let db: Database;
   let keys = 0;
 
   /** A fresh key, its counter at 0. */
@@ -60,28 +53,11 @@ describe('Database.transaction in a group', () => {
 
   beforeAll(async () => {
     Logger.overrideLogger(false);
-    const config = loadConfig({
-      DATABASE_URL: url,
-      DATABASE_POOL_SIZE: '4',
-      DATABASE_TIMEOUT_MS: String(TIMEOUT_MS),
-    });
-    pool = createDatabasePool(url, config.database);
-    db = new Database(pool, config);
     await db.rows(CREATE, {});
-    // Makes COMMIT itself slow for a row with n = 1000: the write is sent, its outcome late.
-    await pool.query(
-      `CREATE FUNCTION ${table}_slow() RETURNS trigger LANGUAGE plpgsql AS
-         $body$ BEGIN PERFORM pg_sleep(1.5); RETURN NULL; END $body$;
-       CREATE CONSTRAINT TRIGGER ${table}_slow AFTER UPDATE ON ${table}
-         DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.n = 1000)
-         EXECUTE FUNCTION ${table}_slow()`,
-    );
+    // COMMIT itself is slow once a counter reaches 1000.
+    await slowCommitWhen(probe, 'UPDATE', 'NEW.n = 1000');
   });
-  afterAll(async () => {
-    await db.rows(DROP, {});
-    await pool.query(`DROP FUNCTION IF EXISTS ${table}_slow()`);
-    await pool.end();
-  });
+  afterAll(() => probe.close(`DROP FUNCTION IF EXISTS ${table}_slow()`));
 
   it('runs the units that meet in one transaction, in the order they came, each seeing the ones before', async () => {
     const k = await freshKey();

@@ -1,25 +1,23 @@
-import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { type Pool } from 'pg';
-import { loadConfig } from '../../apps/api/src/config/load-config';
 import {
   DatabaseUnavailableError,
   TooManyConcurrentRequestsError,
   WriteOutcomeUnknownError,
 } from '../../apps/api/src/common/errors';
-import { Database } from '../../apps/api/src/database/database';
 import { isDatabaseUnavailable } from '../../apps/api/src/database/database-errors';
-import { createDatabasePool } from '../../apps/api/src/database/database-pool';
-import { sqlStatement } from '../../apps/api/src/database/sql-statement';
+import {
+  DIE,
+  NO_SERVER_TIMEOUT,
+  openProbeDatabase,
+  slowCommitWhen,
+} from './support/probe-database';
 
 /** Database.transaction, the one unit of work of the layout services, on a real database. */
 describe('Database.transaction', () => {
-  const url = process.env.LAYOUT_TEST_DATABASE_URL ?? '';
-  const table = `sql_tx_probe_${randomBytes(4).toString('hex')}`;
-  const statement = <P extends object, R = unknown>(name: string, sql: string) =>
-    sqlStatement<P, R>(`${table}.${name}`, sql);
+  const TIMEOUT_MS = 600;
+  const probe = openProbeDatabase('sql_tx_probe', TIMEOUT_MS);
+  const { table, db, statement } = probe;
   const CREATE = statement('create', `CREATE TABLE ${table} (n int PRIMARY KEY)`);
-  const DROP = statement('drop', `DROP TABLE IF EXISTS ${table}`);
   const INSERT = statement<{ first: number; second: number }>(
     'insert',
     `INSERT INTO ${table} VALUES ($first), ($second)`,
@@ -30,44 +28,17 @@ describe('Database.transaction', () => {
   );
   const ALL = statement<object, { n: number }>('all', `SELECT n FROM ${table} ORDER BY n`);
   const PING = statement('ping', 'SELECT 1');
-  // The server's own statement timeout off: the statements below stand for a database that
-  // stops answering, which only the service's deadline can cut short.
-  const NO_SERVER_TIMEOUT = statement('no-server-timeout', 'SET LOCAL statement_timeout = 0');
   const SLEEP = statement<{ seconds: number }>('sleep', 'SELECT pg_sleep($seconds)');
-  // A deferred trigger that makes COMMIT itself take long: the write is sent, its outcome late.
-  const slowCommit = () =>
-    pool.query(
-      `CREATE FUNCTION ${table}_slow() RETURNS trigger LANGUAGE plpgsql AS
-         $body$ BEGIN PERFORM pg_sleep(1.5); RETURN NULL; END $body$;
-       CREATE CONSTRAINT TRIGGER ${table}_slow AFTER INSERT ON ${table}
-         DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.n = 100)
-         EXECUTE FUNCTION ${table}_slow()`,
-    );
-  const DIE = statement('die', 'SELECT pg_terminate_backend(pg_backend_pid())');
-  const TIMEOUT_MS = 600;
-  let pool: Pool;
-  let db: Database;
 
   const stored = async () => (await db.rows(ALL, {})).map((row) => row.n);
 
   beforeAll(async () => {
     // The killed connection's warning is expected here; keep the test output quiet.
     Logger.overrideLogger(false);
-    const config = loadConfig({
-      DATABASE_URL: url,
-      DATABASE_POOL_SIZE: '4',
-      DATABASE_TIMEOUT_MS: String(TIMEOUT_MS),
-    });
-    pool = createDatabasePool(url, config.database);
-    db = new Database(pool, config);
     await db.rows(CREATE, {});
-    await slowCommit();
+    await slowCommitWhen(probe, 'INSERT', 'NEW.n = 100');
   });
-  afterAll(async () => {
-    await db.rows(DROP, {});
-    await pool.query(`DROP FUNCTION IF EXISTS ${table}_slow()`);
-    await pool.end();
-  });
+  afterAll(() => probe.close(`DROP FUNCTION IF EXISTS ${table}_slow()`));
 
   it('commits what the work did and answers its result', async () => {
     const result = await db.transaction(async (tx) => {
