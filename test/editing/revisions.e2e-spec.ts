@@ -154,6 +154,66 @@ describe('revisions', () => {
     expect(await revisionOf(layout.project)).toBe(revision + 1);
   });
 
+  it('keeps the tag and the bytes of a content whose style and data come back in another key order', async () => {
+    const layout = await createLayout(api, token, 6);
+    const created = await api.post(
+      layout.contents,
+      {
+        type: 'image',
+        style: { opacity: 0.5, backgroundSize: 'contain' },
+        data: { url: 'https://e.com/a.png', alt: 'x' },
+      },
+      { token },
+    );
+    const text = await api.post(
+      layout.contents,
+      { type: 'text', data: { html: '<p>a</p>' } },
+      { token },
+    );
+    const image = created.headers.location as string;
+    const stored = await api.get(layout.contents, { token });
+    const revision = await revisionOf(layout.project);
+    // Every member as stored, each object's keys reversed: the same values, another text.
+    const reversed = (value: object): object => Object.fromEntries(Object.entries(value).reverse());
+    const elements = (
+      stored.body as { _id: string; type: string; style: object; data: object }[]
+    ).map((content) => ({
+      _id: content._id,
+      type: content.type,
+      style: reversed(content.style),
+      data: reversed(content.data),
+    }));
+    // One new content beside them, so that the column's contents are written.
+    const put = await api.put(
+      layout.column,
+      { contents: [...elements, { type: 'empty' }] },
+      { token },
+    );
+    expectRevision(put, 200, revision + 1);
+    for (const [path, before] of [
+      [image, created],
+      [text.headers.location as string, text],
+    ] as const) {
+      const after = await api.get(path, { token });
+      expect(after.headers.etag).toBe(before.headers.etag);
+      expect(after.text).toBe(before.text);
+    }
+    // A content moved with its members in another order keeps them too.
+    const moved = await api.put(
+      image,
+      {
+        type: 'image',
+        style: reversed(created.body.style),
+        data: reversed(created.body.data),
+        position: 5,
+      },
+      { token },
+    );
+    expect(moved.status).toBe(200);
+    expect(moved.headers.etag).toBe(created.headers.etag);
+    expect(moved.text).toBe(created.text);
+  });
+
   it('numbers concurrent writes without a gap or a repeat', async () => {
     const layout = await createLayout(api, token, 6);
     const other = (await api.post(layout.columns, { size: 6 }, { token })).headers

@@ -28,7 +28,7 @@ const INSERT = sqlStatement<ProjectScope & StoredBlock & NodeWrite, Written & { 
      INSERT INTO blocks AS b (project_id, sort_key, description, style, revision, list_revision)
      SELECT p.id,
        ${newNodeSortKey('block', 'p.id')},
-       $description, $style::jsonb, ${WRITE_REVISION}, ${WRITE_REVISION}
+       $description, $style::json, ${WRITE_REVISION}, ${WRITE_REVISION}
      FROM parent p
      RETURNING b.id, ${nodeBytes.block('b')} AS bytes, (${blockJson('b')})::text AS json),
    ${insertedDelta()},
@@ -45,7 +45,8 @@ const UPDATE = sqlStatement<BlockScope & StoredBlock & NodeWrite & { changed: bo
   'block.update',
   `WITH target AS (SELECT b.id, ${jsonBytes(blockShell('b'))} AS bytes ${lockedPath('block')}),
    updated AS (
-     UPDATE blocks b SET description = $description, style = $style::jsonb,
+     UPDATE blocks b SET description = $description,
+       style = CASE WHEN $changed::boolean THEN $style::json ELSE b.style END,
        revision = CASE WHEN $changed::boolean THEN ${WRITE_REVISION} ELSE b.revision END,
        updated_at = CASE WHEN $changed::boolean THEN now() ELSE b.updated_at END,
        sort_key = COALESCE($sortKey::bigint, b.sort_key)

@@ -90,7 +90,11 @@ const FIND = sqlStatement<
 
 // The column's contents become exactly `items`, in that order: listed ids are updated in place
 // (their revision moves only when their representation changes), the others created; contents
-// not listed go. New keys start above every current key, so no two rows ever share one.
+// not listed go. New keys start above every current key, so no two rows ever share one. Style
+// and data are compared as jsonb: the same values in another key order or spacing are the same
+// content, which keeps its stored text, and so its bytes and its tag.
+const SAME_CONTENT = `(ct.type, ct.style::jsonb, ct.data::jsonb)
+  IS NOT DISTINCT FROM (excluded.type, excluded.style::jsonb, excluded.data::jsonb)`;
 const REPLACE_CONTENTS = sqlStatement<
   ColumnScope & {
     ids: (string | null)[];
@@ -110,14 +114,13 @@ const REPLACE_CONTENTS = sqlStatement<
    INSERT INTO contents AS ct (id, project_id, column_id, sort_key, type, style, data, revision)
    SELECT COALESCE(u.id, uuid_v7()), $projectId, $columnId, base.key + u.n * ${SORT_KEY_GAP},
      u.type, u.style, u.data, ${WRITE_REVISION}
-   FROM base, unnest($ids::uuid[], $types::content_type[], $styles::jsonb[], $datas::jsonb[])
+   FROM base, unnest($ids::uuid[], $types::content_type[], $styles::json[], $datas::json[])
      WITH ORDINALITY AS u (id, type, style, data, n)
    WHERE ${WRITE_REVISION} IS NOT NULL
-   ON CONFLICT (id) DO UPDATE SET type = excluded.type, style = excluded.style,
-     data = excluded.data, sort_key = excluded.sort_key,
-     revision = CASE WHEN (ct.type, ct.style, ct.data)
-       IS DISTINCT FROM (excluded.type, excluded.style, excluded.data)
-       THEN excluded.revision ELSE ct.revision END
+   ON CONFLICT (id) DO UPDATE SET type = excluded.type, sort_key = excluded.sort_key,
+     style = CASE WHEN ${SAME_CONTENT} THEN ct.style ELSE excluded.style END,
+     data = CASE WHEN ${SAME_CONTENT} THEN ct.data ELSE excluded.data END,
+     revision = CASE WHEN ${SAME_CONTENT} THEN ct.revision ELSE excluded.revision END
    WHERE ct.column_id = excluded.column_id AND ct.project_id = excluded.project_id`,
 );
 

@@ -21,7 +21,7 @@ const INSERT = sqlStatement<
      INSERT INTO contents AS ct (project_id, column_id, sort_key, type, style, data, revision)
      SELECT $projectId, parent.id,
        ${newNodeSortKey('content', 'parent.id')},
-       $type::content_type, $style::jsonb, $data::jsonb, ${WRITE_REVISION}
+       $type::content_type, $style::json, $data::json, ${WRITE_REVISION}
      FROM parent
      RETURNING ct.id, (${contentJson('ct')})::text AS json),
    ${insertedDelta('octet_length(i.json)')},
@@ -42,7 +42,9 @@ const UPDATE = sqlStatement<
   'content.update',
   `WITH target AS (SELECT ct.id, ${nodeBytes.content('ct')} AS bytes ${lockedPath('content')}),
    updated AS (
-     UPDATE contents ct SET type = $type::content_type, style = $style::jsonb, data = $data::jsonb,
+     UPDATE contents ct SET type = $type::content_type,
+       style = CASE WHEN $changed::boolean THEN $style::json ELSE ct.style END,
+       data = CASE WHEN $changed::boolean THEN $data::json ELSE ct.data END,
        revision = CASE WHEN $changed::boolean THEN ${WRITE_REVISION} ELSE ct.revision END,
        sort_key = COALESCE($sortKey::bigint, ct.sort_key)
      FROM target t WHERE ct.id = t.id AND ct.project_id = $projectId
