@@ -34,7 +34,7 @@ describe('loadConfig', () => {
         idleTimeoutMs: 60_000,
         shutdownGraceMs: 10_000,
       },
-      heapGrowingPercent: 60,
+      heapGrowingPercent: 50,
       requireIfMatch: false,
     });
   });

@@ -58,7 +58,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       idleTimeoutMs: read.integer('HTTP_IDLE_TIMEOUT_MS', 60_000, 100, 3_600_000),
       shutdownGraceMs: read.integer('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     },
-    heapGrowingPercent: read.integer('HEAP_GROWING_PERCENT', 60, 0, 1000),
+    heapGrowingPercent: read.integer('HEAP_GROWING_PERCENT', 50, 0, 1000),
     requireIfMatch: read.boolean('REQUIRE_IF_MATCH', false),
   };
 
