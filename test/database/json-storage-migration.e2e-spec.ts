@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import {
   findMigrationsDir,
 } from '../../apps/api/src/database/migrations-runner';
 import { projectJson } from '../../apps/api/src/layout/repositories/sql/documents.sql';
+import { createFreshDatabase } from '../resilience/support/databases';
 
 const MIGRATION = 'json_style_and_data';
 const quiet = { log: () => undefined, warn: () => undefined };
@@ -18,14 +18,14 @@ const quiet = { log: () => undefined, warn: () => undefined };
  * as jsonb (in the key order and spacing jsonb normalises away) before it.
  */
 describe(`migration ${MIGRATION}`, () => {
-  const serverUrl = process.env.LAYOUT_TEST_DATABASE_URL ?? '';
-  const name = `layout_migration_${randomBytes(4).toString('hex')}`;
-  const url = withDatabase(serverUrl, name);
+  let database: { url: string; drop(): Promise<void> };
+  let url: string;
   let before: string;
   let client: Client;
 
   beforeAll(async () => {
-    await admin(`CREATE DATABASE "${name}"`);
+    database = await createFreshDatabase('layout_migration');
+    url = database.url;
     before = await mkdtemp(join(tmpdir(), 'layout-migrations-'));
     const all = findMigrationsDir();
     for (const entry of await readdir(all)) {
@@ -39,7 +39,7 @@ describe(`migration ${MIGRATION}`, () => {
 
   afterAll(async () => {
     await client?.end();
-    await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await database?.drop();
     await rm(before, { recursive: true, force: true });
   });
 
@@ -109,20 +109,4 @@ describe(`migration ${MIGRATION}`, () => {
     );
     return project;
   }
-
-  async function admin(sql: string) {
-    const connection = new Client({ connectionString: serverUrl });
-    await connection.connect();
-    try {
-      await connection.query(sql);
-    } finally {
-      await connection.end();
-    }
-  }
 });
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
