@@ -113,8 +113,12 @@ export function renderReport(results: RunResults, changes: string | undefined): 
             'backends, those that exited included: both databases, and any other client of that ' +
             'server) is the bench’s own, over the warm-up and the measured run. The write scenarios ' +
             '(create, resize, mixed) run load.mjs twice per server: a warm-up run, discarded, then ' +
-            'the measured run; the service gets a fresh write project for each (both created ' +
-            'through its API before the warm-up), as it caps a project at 8 MiB. `conditional` ' +
+            'the measured run; the service gets a fresh write project for each (all created ' +
+            'through its API before the warm-up), as it caps a project at 8 MiB. Both servers ' +
+            'measure create in equal segments of at most 2.5 s, each a load.mjs run of its own and ' +
+            'for the service in a fresh project: one segment fills about half of it at the ' +
+            'fastest rate seen. Their rates and CPU are averaged; p50, p99 and RSS are the worst ' +
+            'segment’s. `conditional` ' +
             'sends `If-None-Match` with each read project’s ETag and counts only 304 as success; ' +
             '`compressed` sends `Accept-Encoding: gzip, deflate, br`, as a browser does, so that ' +
             'the service compresses every answer (brotli). The yardstick columns of both are the ' +
