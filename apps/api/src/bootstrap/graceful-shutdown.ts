@@ -19,7 +19,8 @@ const IDLE_CONNECTION_GRACE_MS = 1000;
 
 interface Drain {
   stopping: boolean;
-  readonly inFlight: Set<ServerResponse>;
+  /** Requests received whose response has not closed yet. */
+  inFlight: number;
 }
 
 const drains = new WeakMap<FastifyInstance, Drain>();
@@ -31,11 +32,22 @@ const drains = new WeakMap<FastifyInstance, Drain>();
  * JSON, so it is switched off in create-app.ts).
  */
 export function prepareShutdown(fastify: FastifyInstance): void {
-  const drain: Drain = { stopping: false, inFlight: new Set() };
+  const drain: Drain = { stopping: false, inFlight: 0 };
   drains.set(fastify, drain);
+  // A count, not a Set of the responses: a long-lived Set that every response enters and leaves
+  // keeps the requests' objects reachable for V8's young-generation collector (its replaced
+  // tables still point at them), so that they all move to the old generation and wait for a
+  // full collection. Under load that was a tenth of all allocation, and a full collection, with
+  // its pause, twice a second.
   fastify.server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
-    drain.inFlight.add(response);
-    response.once('close', () => drain.inFlight.delete(response));
+    drain.inFlight += 1;
+    response.once('close', () => (drain.inFlight -= 1));
+  });
+  // Answers sent once stopping close their connection, so that their clients send the next
+  // request elsewhere. (One whose onSend hooks had run before is closed by the idle sweep.)
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
+    if (drain.stopping) void reply.header('connection', 'close');
+    done(null, payload);
   });
   fastify.addHook('onRequest', (request, reply, done) => {
     if (!drain.stopping) {
@@ -56,7 +68,7 @@ export function prepareShutdown(fastify: FastifyInstance): void {
  * the HTTP server, which would fail the requests in flight and still accept new ones meanwhile.
  * So HTTP goes first:
  * 1. no new connections; requests arriving on open connections get the shutting-down problem
- *    with `Connection: close`; responses in flight close their connection once sent;
+ *    with `Connection: close`; answers sent from now on close their connection too;
  * 2. wait until every connection is closed (in-flight requests answered, with the database),
  *    but no longer than the grace: then every connection still open is cut;
  * 3. app.close(): module hooks (pool), then the embedded PostgreSQL.
@@ -66,16 +78,13 @@ export async function shutDown(app: NestFastifyApplication, http: HttpConfig): P
   const drain = drains.get(fastify);
   if (drain) drain.stopping = true;
   const server: Server = app.getHttpServer();
-  for (const response of drain?.inFlight ?? []) {
-    if (!response.headersSent) response.setHeader('connection', 'close');
-  }
   // Node's server.close() closes idle connections at once: defer that (see the grace above),
   // then sweep until the server has closed, since answered connections become idle too.
   const closeIdleConnections = server.closeIdleConnections.bind(server);
   server.closeIdleConnections = () => undefined;
   const sweep = setInterval(closeIdleConnections, IDLE_CONNECTION_GRACE_MS);
   const deadline = setTimeout(() => {
-    const open = drain?.inFlight.size ?? 0;
+    const open = drain?.inFlight ?? 0;
     logger.warn(
       `Shutdown grace of ${http.shutdownGraceMs} ms over: closing the connections still open (${open} requests unfinished)`,
     );
