@@ -1,11 +1,15 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** 256 random bits, base64url: the bearer token handed to the client once. */
 export function newAccessToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** What is stored and looked up: a token cannot be recovered from the database. */
+/**
+ * What is stored and looked up: a token cannot be recovered from the database. One-shot
+ * `hash`, not a Hash object per request: such an object, native and wrapped, survives V8's
+ * young-generation collections and carries the request's objects into the old generation.
+ */
 export function hashAccessToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { PAGE_CURSOR_DETAIL, PAGE_CURSOR_MAX_LENGTH } from '@layout/contracts';
 import { RequestValidationError } from '../common/errors';
 
@@ -24,10 +24,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const CHECK_LENGTH = 22; // 132 bits of SHA-256, base64url
 
 function checkOf(accountId: string, key: ProjectListKey): string {
-  return createHash('sha256')
-    .update(`projects\n${accountId}\n${key.createdAt}\n${key.id}`)
-    .digest('base64url')
-    .slice(0, CHECK_LENGTH);
+  return hash('sha256', `projects\n${accountId}\n${key.createdAt}\n${key.id}`, 'base64url').slice(
+    0,
+    CHECK_LENGTH,
+  );
 }
 
 /** A valid, canonical time: a real calendar date from 1970 on (what the column can hold). */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { type FastifyRequest } from 'fastify';
 import { RequestValidationError } from '../errors';
@@ -38,9 +38,7 @@ export function parseIdempotencyKey(header: string | string[] | undefined): stri
 }
 
 export function fingerprintOf(method: string, path: string, body: unknown): string {
-  return createHash('sha256')
-    .update(`${method} ${path}\n${JSON.stringify(body ?? null)}`)
-    .digest('hex');
+  return hash('sha256', `${method} ${path}\n${JSON.stringify(body ?? null)}`, 'hex');
 }
 
 /**
