@@ -19,6 +19,11 @@ const shared = {
 module.exports = {
   // e2e tests talk to a real server and database on a loaded 2-core machine.
   testTimeout: 30000,
+  // Test files leave modules behind in the process that ran them (Jest's registry per file), so
+  // that one process running all of them in band grew past a gigabyte of heap, whose full
+  // collections stall it: a timing test then measured its own pause. Running them in a worker
+  // that is replaced once it holds this much keeps every file's process small.
+  workerIdleMemoryLimit: '512MB',
   projects: [
     {
       ...shared,
