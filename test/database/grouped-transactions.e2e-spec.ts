@@ -126,6 +126,29 @@ describe('Database.transaction in a group', () => {
     expect(await counter(k)).toBe(3);
   });
 
+  it('after a refusal, starts the units behind it one at a time until one stands', async () => {
+    // A full project: every write is refused. Pipelined again behind each refusal, the units
+    // would start once more for every refusal before them; one at a time, at most twice.
+    const k = await freshKey();
+    const starts = Array.from({ length: 8 }, () => 0);
+    const outcomes = await settle(
+      starts.map((_, i) =>
+        db.transaction(async (tx) => {
+          starts[i] += 1;
+          await bump(k)(tx);
+          throw new Error(`refused ${i}`);
+        }, k),
+      ),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(starts.map(() => 'rejected'));
+    // The first unit's refusal discards the seven pipelined behind it; each then runs alone.
+    expect(starts).toEqual([1, 2, 2, 2, 2, 2, 2, 2]);
+    expect(await counter(k)).toBe(0);
+    // Once a unit stands, the ones behind it are pipelined again, in one transaction.
+    const answers = await Promise.all(Array.from({ length: 4 }, () => db.transaction(bump(k), k)));
+    expect(answers.map((answer) => answer.n)).toEqual([1, 2, 3, 4]);
+  });
+
   it('starts again, in a new transaction, the units behind a first unit that throws', async () => {
     const k = await freshKey();
     const outcomes = await settle(

@@ -41,7 +41,9 @@ interface Start {
  * right behind, without waiting for the first one's answers or rules. That is a speculation,
  * settled in order:
  * - a unit that throws is answered with its error, and rolled back to its savepoint together
- *   with every unit started after it, which then start again;
+ *   with every unit started after it, which then start again, one at a time until one of them
+ *   stands: refusals come in runs (a full project, writers sending the same `If-Match`), and
+ *   pipelined again behind each one, the units would start once more per refusal before them;
  * - a unit that sends a statement after its first turn (it read, then decides what to write)
  *   has the units started after it rolled back and started again behind it, and nothing
  *   starts behind it until it is done; its first turn's statements are remembered, so that
@@ -62,6 +64,8 @@ export class GroupTransaction {
   /** Units whose start was discarded, to start again before any new one. */
   private readonly again: GroupUnit[] = [];
   private open = false;
+  /** A unit was refused since the last one stood: no unit starts behind another meanwhile. */
+  private refusing = false;
   private savepoints = 0;
   private ended = false;
 
@@ -116,7 +120,10 @@ export class GroupTransaction {
     const last = this.started.at(-1);
     return (
       last === undefined ||
-      (last.firstTurnOver && !last.staged && !this.stagedBursts.has(last.burstKey))
+      (!this.refusing &&
+        last.firstTurnOver &&
+        !last.staged &&
+        !this.stagedBursts.has(last.burstKey))
     );
   }
 
@@ -178,6 +185,7 @@ export class GroupTransaction {
       throw settled.reason;
     }
     this.started.shift();
+    this.refusing = settled.status === 'rejected';
     if (settled.status === 'fulfilled') {
       this.stand.push([start.unit, settled.value]);
       return;
