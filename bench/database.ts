@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { startEmbeddedPostgres } from '../apps/api/src/database/embedded-postgres';
@@ -39,6 +40,10 @@ export async function prepareDatabases(
       port,
       onNotice: log,
     });
+    // Its cluster may live outside tempDir (as root, under /var/tmp: see resolveDataDir).
+    onCleanup(`remove ${embedded.dataDir}`, () =>
+      rm(embedded.dataDir, { recursive: true, force: true }),
+    );
     onCleanup('stop the embedded PostgreSQL', () => embedded.stop());
     adminUrl = embedded.url;
     where = `an embedded PostgreSQL started by the bench (port ${port})`;

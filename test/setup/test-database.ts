@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -24,11 +24,15 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const given = process.env.DATABASE_URL;
   let embedded: RunningEmbeddedPostgres | undefined;
   let serverUrl: string;
+  let folder: string | undefined;
   if (given) {
     serverUrl = given;
   } else {
-    const dataDir = join(await mkdtemp(join(tmpdir(), 'layout-e2e-')), 'postgres');
-    embedded = await startEmbeddedPostgres({ dataDir, port: await freePort() });
+    folder = await mkdtemp(join(tmpdir(), 'layout-e2e-'));
+    embedded = await startEmbeddedPostgres({
+      dataDir: join(folder, 'postgres'),
+      port: await freePort(),
+    });
     serverUrl = embedded.url;
   }
 
@@ -41,6 +45,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     drop: async () => {
       if (embedded) {
         await embedded.stop();
+        // The cluster, wherever it went (as root, under /var/tmp: see resolveDataDir), and the
+        // run's folder: a run leaves nothing behind.
+        await rm(embedded.dataDir, { recursive: true, force: true });
+        if (folder !== undefined) await rm(folder, { recursive: true, force: true });
         return;
       }
       await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
