@@ -43,17 +43,21 @@ function socketOf(client: PoolClient): Writable | undefined {
 }
 
 /**
- * Holds what is sent on `client` until this turn of the event loop is over (the promise
- * callbacks it set off included), then sends it in one write. node-postgres writes each query
- * of a pipeline on its own; a unit of work's burst (SAVEPOINT, the lock, its statements) then
- * costs one system call, and PostgreSQL reads it in one go, instead of one of each per
- * statement.
+ * Holds what is sent on `client` until the returned release is called, then sends it in one
+ * write. node-postgres writes each query of a pipeline on its own, and on loopback each write
+ * is a system call that also delivers the bytes to PostgreSQL and wakes it: held together, the
+ * bursts of all the units of work started back to back (SAVEPOINT, the lock, their statements)
+ * cost one write, and PostgreSQL reads them in one go.
  */
-export function sendTogetherThisTurn(client: PoolClient): void {
+export function holdWrites(client: PoolClient): () => void {
   const socket = socketOf(client);
-  if (!socket) return;
+  if (!socket) return () => undefined;
   socket.cork();
-  process.nextTick(() => socket.uncork());
+  let held = true;
+  return () => {
+    if (held) socket.uncork();
+    held = false;
+  };
 }
 
 /**

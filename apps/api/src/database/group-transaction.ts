@@ -1,7 +1,7 @@
 import { type PoolClient } from 'pg';
 import { WriteOutcomeUnknownError } from '../common/errors';
 import { isDatabaseUnavailable } from './database-errors';
-import { sendTogetherThisTurn } from './database-pool';
+import { holdWrites } from './database-pool';
 import { type SqlSession } from './sql-session';
 import { bindParameters, type SqlStatement } from './sql-statement';
 import { type GroupUnit, type TransactionGroup } from './transaction-group';
@@ -86,18 +86,25 @@ export class GroupTransaction {
    * whole: then nothing of it is committed (or, past COMMIT, nobody knows).
    */
   async run(): Promise<void> {
+    // Units started back to back (no I/O can come between them) send their bursts in one
+    // write, which leaves before anything waits for an answer.
+    let release: (() => void) | undefined;
+    const sendHeld = () => {
+      release?.();
+      release = undefined;
+    };
     try {
       for (;;) {
-        // What this turn sends (a rollback, a start, COMMIT) leaves in one write.
-        sendTogetherThisTurn(this.client);
         if (this.mayStartAnother()) {
           const unit = this.again.shift() ?? this.group.take();
           if (unit !== undefined) {
+            release ??= holdWrites(this.client);
             this.start(unit);
             await endOfTurn();
             continue;
           }
         }
+        sendHeld();
         const oldest = this.started[0];
         if (oldest === undefined) {
           if (this.again.length === 0 && this.group.close()) break;
@@ -112,6 +119,7 @@ export class GroupTransaction {
       }
       await this.commit();
     } finally {
+      sendHeld();
       this.ended = true;
     }
   }
