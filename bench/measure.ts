@@ -39,7 +39,7 @@ export interface BenchContext {
 
 let runs = 0;
 
-/** One scenario: the service, then the yardstick, so that both meet the same machine load. */
+/** One scenario, the two servers in turn, slice by slice, so that both meet the same machine load. */
 export async function measureScenario(
   ctx: BenchContext,
   scenario: PairedScenario,
@@ -68,16 +68,41 @@ export async function measureScenario(
     );
     return { scenario, service: result.available ? toSide(result.line) : result.reason };
   }
-  ctx.log(`${scenario}: service`);
-  const service = WRITES.has(scenario)
-    ? await serviceWrites(ctx, scenario)
-    : await load(ctx, 'service', scenario, ctx.serviceTargetsFile, ctx.settings);
-  ctx.log(`${scenario}: yardstick`);
-  const yardstick = WRITES.has(scenario)
-    ? await writesOn(ctx, 'yardstick', scenario, ctx.yardstickTargetsFile, [
-        ctx.yardstickTargetsFile,
-      ])
-    : await load(ctx, 'yardstick', scenario, ctx.yardstickTargetsFile, ctx.settings);
+  const { duration, warmup, connections } = ctx.settings;
+  const slices = slicesOf(scenario, duration);
+  const plans = {
+    service: await slicePlan(ctx, 'service', scenario, slices.length),
+    yardstick: await slicePlan(ctx, 'yardstick', scenario, slices.length),
+  };
+  const lines: Record<keyof Servers, LoadLine[]> = { service: [], yardstick: [] };
+  const warmupFailures = { service: 0, yardstick: 0 };
+  for (const [i, seconds] of slices.entries()) {
+    for (const side of SIDES) {
+      const plan = plans[side];
+      ctx.log(
+        `${scenario}: ${side}${slices.length > 1 ? `, slice ${i + 1}/${slices.length}` : ''}`,
+      );
+      // Each side warms up once, before its first slice: a write scenario in a run of its own
+      // (discarded, in its own project for the service), a read in load.mjs's own warm-up.
+      if (i === 0 && warmup > 0 && plan.warmupFile !== undefined) {
+        const line = await load(ctx, side, scenario, plan.warmupFile, {
+          duration: warmup,
+          warmup: 0,
+          connections,
+        });
+        warmupFailures[side] = line.non2xx + line.errors;
+      }
+      const line = await load(ctx, side, scenario, plan.sliceFiles[i], {
+        duration: seconds,
+        warmup: i === 0 && plan.warmupFile === undefined ? warmup : 0,
+        connections,
+      });
+      if (slices.length > 1) ctx.log(`  ${line.rps} req/s, p99 ${line.p99} ms`);
+      lines[side].push(line);
+    }
+  }
+  const service = { ...combineSlices(lines.service), warmupFailures: warmupFailures.service };
+  const yardstick = { ...combineSlices(lines.yardstick), warmupFailures: warmupFailures.yardstick };
   ctx.log(
     `  ${service.rps} vs ${yardstick.rps} req/s, p99 ${service.p99} vs ${yardstick.p99} ms` +
       (service.non2xx + service.errors + yardstick.non2xx + yardstick.errors > 0
@@ -87,80 +112,71 @@ export async function measureScenario(
   return { scenario, service, yardstick };
 }
 
-/**
- * The seconds of one measured create segment. The service caps a project at 8 MiB of JSON (about
- * 15 000 of load.mjs's contents), a limit the yardstick does not have; at the fastest create rate
- * either server has reached here, a segment this long fills a fresh project to about half of it.
- */
-const CREATE_SEGMENT_SECONDS = 2.5;
+const SIDES = ['service', 'yardstick'] as const;
 
-/** How a write scenario's measured time is cut: one run, or equal segments for create. */
-export function segmentsOf(scenario: ScenarioName, duration: number): number[] {
-  const count = scenario === 'create' ? Math.ceil(duration / CREATE_SEGMENT_SECONDS) : 1;
+/**
+ * The seconds of one measured create slice at most. The service caps a project at 8 MiB of JSON
+ * (about 15 000 of load.mjs's contents), a limit the yardstick does not have; at the fastest
+ * create rate either server has reached here, a slice this long fills a fresh project to about
+ * half of it.
+ */
+const CREATE_SLICE_SECONDS = 2.5;
+
+/**
+ * How a paired scenario's measured time is cut into equal slices, which the two servers take in
+ * turn (service, yardstick, service, ...): this machine's speed drifts within seconds, and a
+ * drift then meets both sides instead of one. Create is cut finer (CREATE_SLICE_SECONDS).
+ */
+export function slicesOf(scenario: ScenarioName, duration: number): number[] {
+  const count = Math.max(2, scenario === 'create' ? Math.ceil(duration / CREATE_SLICE_SECONDS) : 2);
   return Array.from({ length: count }, () => duration / count);
 }
 
+/** The targets files of one side's runs of a scenario. */
+interface SlicePlan {
+  /** A write scenario's separate warm-up run; reads warm up in load.mjs's first run. */
+  warmupFile: string | undefined;
+  sliceFiles: string[];
+}
+
 /**
- * The service's limits (1 000 contents per column, 8 MiB per project) would stop a long create
- * run in one project: the warm-up and each measured segment get a fresh write project, all
- * created through the API before the warm-up starts (so that creating one does not sit between
- * two runs). The yardstick runs the same segments, into its one write project.
+ * Reads use the side's targets throughout, and so do the yardstick's writes (its one write
+ * project). The service's limits (1 000 contents per column, 8 MiB per project) would stop a long
+ * create run in one project: its warm-up and each slice of a write scenario get a fresh write
+ * project, all created through the API before the scenario starts (so that creating one does not
+ * sit between two runs).
  */
-async function serviceWrites(ctx: BenchContext, scenario: ScenarioName): Promise<Side> {
-  const { url } = ctx.servers.service;
-  const phases = segmentsOf(scenario, ctx.settings.duration).map((_, i) => `measured-${i + 1}`);
+async function slicePlan(
+  ctx: BenchContext,
+  side: keyof Servers,
+  scenario: ScenarioName,
+  count: number,
+): Promise<SlicePlan> {
+  const targetsFile = side === 'service' ? ctx.serviceTargetsFile : ctx.yardstickTargetsFile;
+  const writes = WRITES.has(scenario);
+  const warmupFile = writes && ctx.settings.warmup > 0 ? targetsFile : undefined;
+  if (!writes || side === 'yardstick') {
+    return { warmupFile, sliceFiles: Array.from({ length: count }, () => targetsFile) };
+  }
   const files: string[] = [];
-  for (const phase of ctx.settings.warmup > 0 ? ['warmup', ...phases] : phases) {
-    const write = await createWriteProject(url, ctx.serviceTargets.token);
+  const phases = Array.from({ length: count }, (_, i) => `slice-${i + 1}`);
+  for (const phase of warmupFile === undefined ? phases : ['warmup', ...phases]) {
+    const write = await createWriteProject(ctx.servers.service.url, ctx.serviceTargets.token);
     const file = join(ctx.tempDir, `service-targets-${++runs}-${scenario}-${phase}.json`);
     await writeTargets(file, { ...ctx.serviceTargets, write });
     files.push(file);
   }
-  const warmupFile = ctx.settings.warmup > 0 ? files.shift() : undefined;
-  return writesOn(ctx, 'service', scenario, warmupFile, files);
-}
-
-/** load.mjs with --warmup 0: the warm-up's run (discarded), then each measured segment. */
-async function writesOn(
-  ctx: BenchContext,
-  side: keyof Servers,
-  scenario: ScenarioName,
-  warmupFile: string | undefined,
-  segmentFiles: string[],
-): Promise<Side> {
-  const { duration, warmup, connections } = ctx.settings;
-  let warmupFailures = 0;
-  if (warmup > 0 && warmupFile !== undefined) {
-    const line = await load(ctx, side, scenario, warmupFile, {
-      duration: warmup,
-      warmup: 0,
-      connections,
-    });
-    warmupFailures = line.non2xx + line.errors;
-  }
-  const segments = segmentsOf(scenario, duration);
-  const lines: LoadLine[] = [];
-  for (const [i, seconds] of segments.entries()) {
-    const file = segmentFiles[Math.min(i, segmentFiles.length - 1)];
-    const line = await load(ctx, side, scenario, file, {
-      duration: seconds,
-      warmup: 0,
-      connections,
-    });
-    if (segments.length > 1) {
-      ctx.log(`  segment ${i + 1}/${segments.length}: ${line.rps} req/s, p99 ${line.p99} ms`);
-    }
-    lines.push(line);
-  }
-  return { ...combineSegments(lines), warmupFailures };
+  return warmupFile === undefined
+    ? { warmupFile, sliceFiles: files }
+    : { warmupFile: files[0], sliceFiles: files.slice(1) };
 }
 
 /**
- * Equal segments as one run: their mean rate and CPU, their summed failures, and their worst
+ * Equal slices as one run: their mean rate and CPU, their summed failures, and their worst
  * latencies and memory (the percentiles of the whole cannot be rebuilt from the parts; the worst
  * part's never flatters).
  */
-export function combineSegments(lines: LoadLine[]): LoadLine {
+export function combineSlices(lines: LoadLine[]): LoadLine {
   if (lines.length === 1) return lines[0];
   const mean = (pick: (line: LoadLine) => number) =>
     Math.round(lines.reduce((sum, line) => sum + pick(line), 0) / lines.length);

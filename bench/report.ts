@@ -111,14 +111,16 @@ export function renderReport(results: RunResults, changes: string | undefined): 
             'descendants) during the measured run; CPU % of the server and of the load driver over ' +
             'the measured run (100 % = one core). CPU % of PostgreSQL (the postmaster and all its ' +
             'backends, those that exited included: both databases, and any other client of that ' +
-            'server) is the bench’s own, over the warm-up and the measured run. The write scenarios ' +
-            '(create, resize, mixed) run load.mjs twice per server: a warm-up run, discarded, then ' +
-            'the measured run; the service gets a fresh write project for each (all created ' +
-            'through its API before the warm-up), as it caps a project at 8 MiB. Both servers ' +
-            'measure create in equal segments of at most 2.5 s, each a load.mjs run of its own and ' +
-            'for the service in a fresh project: one segment fills about half of it at the ' +
-            'fastest rate seen. Their rates and CPU are averaged; p50, p99 and RSS are the worst ' +
-            'segment’s. `conditional` ' +
+            'server) is the bench’s own, over each run. Each scenario’s measured time is cut into ' +
+            'equal slices, two (create: as many as make slices of at most 2.5 s), which the two ' +
+            'servers take in turn, service first, each slice a load.mjs run of its own, so that a ' +
+            'drift of the machine’s speed meets both. Each server warms up once, before its first ' +
+            'slice: reads in load.mjs’s own warm-up, the write scenarios (create, resize, mixed) ' +
+            'in a run of their own, discarded. The service gets a fresh write project for its ' +
+            'warm-up and for each slice of a write scenario (all created through its API before ' +
+            'the scenario starts), as it caps a project at 8 MiB: a create slice fills about half ' +
+            'of it at the fastest rate seen. Slices’ rates and CPU are averaged; p50, p99 and RSS ' +
+            'are the worst slice’s. `conditional` ' +
             'sends `If-None-Match` with each read project’s ETag and counts only 304 as success; ' +
             '`compressed` sends `Accept-Encoding: gzip, deflate, br`, as a browser does, so that ' +
             'the service compresses every answer (brotli). The yardstick columns of both are the ' +
