@@ -1,6 +1,9 @@
 import { jest } from '@jest/globals';
 import { TooManyConcurrentRequestsError } from '../common/errors';
-import { Admission, HEAVY_BYTES_PER_SECOND } from './admission';
+import { Admission, HEAVY_TIME_SHARE } from './admission';
+
+/** What a heavy read must have taken for the account's next one to wait `ms`. */
+const tookFor = (ms: number) => (ms * HEAVY_TIME_SHARE) / (1 - HEAVY_TIME_SHARE);
 
 describe('Admission', () => {
   beforeEach(() => jest.useFakeTimers());
@@ -35,7 +38,7 @@ describe('Admission', () => {
 
   it('stops waiting for the heavy budget when the client is gone, and gives the places back', async () => {
     const admission = new Admission(8);
-    admission.charge('a', HEAVY_BYTES_PER_SECOND * 2);
+    admission.charge('a', tookFor(2000));
     const gone = new AbortController();
     const waiting = admission.admit('a', true, 5000, gone.signal).catch((error: unknown) => error);
     await jest.advanceTimersByTimeAsync(10);
@@ -78,12 +81,16 @@ describe('Admission', () => {
     await expect(admission.admit('a', true, 0)).resolves.toEqual(expect.any(Function));
   });
 
-  it("spaces an account's heavy reads by what they built, leaving its light reads and others alone", async () => {
+  it("spaces an account's heavy reads by the time they took, leaving its light reads and others alone", async () => {
     const admission = new Admission(10);
-    admission.charge('a', HEAVY_BYTES_PER_SECOND);
-    // A second's worth spent: a heavy read that may wait half a second is refused ...
-    const impatient = admission.admit('a', true, 500).catch((error: unknown) => error);
-    await jest.advanceTimersByTimeAsync(1);
+    admission.charge('a', tookFor(1000));
+    // Its next heavy read is a second away: one that may wait half a second is refused, once
+    // its wait is over ...
+    let refused: unknown;
+    const impatient = admission.admit('a', true, 500).catch((error: unknown) => (refused = error));
+    await jest.advanceTimersByTimeAsync(490);
+    expect(refused).toBeUndefined();
+    await jest.advanceTimersByTimeAsync(10);
     expect(await impatient).toBeInstanceOf(TooManyConcurrentRequestsError);
     // ... one that may wait longer starts once the second has passed.
     let started = false;
@@ -93,7 +100,8 @@ describe('Admission', () => {
     });
     await expect(admission.admit('a', false, 0)).resolves.toEqual(expect.any(Function));
     await expect(admission.admit('b', true, 0)).resolves.toEqual(expect.any(Function));
-    await jest.advanceTimersByTimeAsync(900);
+    // Half a second has passed; the budget's second ends half a second from now.
+    await jest.advanceTimersByTimeAsync(400);
     expect(started).toBe(false);
     await jest.advanceTimersByTimeAsync(200);
     expect(started).toBe(true);

@@ -58,12 +58,20 @@ export class Database implements SqlSession {
   }
 
   async rows<P extends object, R>(statement: SqlStatement<P, R>, params: P): Promise<R[]> {
+    let ranMs = 0;
     const rows = await this.onConnection(
-      (client) => run(client, statement, params),
+      async (client) => {
+        const startedAt = performance.now();
+        const answer = await run(client, statement, params);
+        ranMs = performance.now() - startedAt;
+        return answer;
+      },
       this.heavy.isHeavy(statement.name, params),
     );
-    const heavyBytes = this.heavy.record(statement.name, params, rows);
-    if (heavyBytes > 0) this.admission.charge(currentAccount(), heavyBytes);
+    // A heavy answer costs its account the time it took to build and receive.
+    if (this.heavy.record(statement.name, params, rows)) {
+      this.admission.charge(currentAccount(), ranMs);
+    }
     return rows;
   }
 
