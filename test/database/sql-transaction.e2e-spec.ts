@@ -123,24 +123,6 @@ describe('Database.transaction', () => {
     await expect(db.rows(PING, {})).resolves.toHaveLength(1);
   });
 
-  it("charges a heavy answer by the time it took: the caller's next heavy read waits four times that", async () => {
-    // Over 1 MiB after 0.2 s: a heavy answer, charged 0.2 s, so that the caller's next heavy
-    // read may start 0.8 s later (HEAVY_TIME_SHARE), past what a caller waits for its place
-    // (half the deadline): refused once that wait is over. Charged by its 1.1 MB instead, it
-    // would have waited 0.13 s and run.
-    const LARGE = statement<{ seconds: number }, { json: string }>(
-      'large',
-      `SELECT repeat('x', 1100000) AS json, pg_sleep($seconds)::text AS slept`,
-    );
-    await db.rows(LARGE, { seconds: 0.2 });
-    const startedAt = Date.now();
-    const next = await db.rows(LARGE, { seconds: 0.2 }).catch((error: unknown) => error);
-    expect(next).toBeInstanceOf(TooManyConcurrentRequestsError);
-    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(TIMEOUT_MS / 2 - 10);
-    // Its light statements are not held up.
-    await expect(db.rows(PING, {})).resolves.toHaveLength(1);
-  });
-
   it('refuses a statement run without one of its parameters', async () => {
     await expect(db.rows(INSERT, { first: 8 } as never)).rejects.toThrow('no value for $second');
   });

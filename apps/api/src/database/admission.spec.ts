@@ -1,9 +1,6 @@
 import { jest } from '@jest/globals';
 import { TooManyConcurrentRequestsError } from '../common/errors';
-import { Admission, HEAVY_TIME_SHARE } from './admission';
-
-/** What a heavy read must have taken for the account's next one to wait `ms`. */
-const tookFor = (ms: number) => (ms * HEAVY_TIME_SHARE) / (1 - HEAVY_TIME_SHARE);
+import { Admission, HEAVY_BYTES_PER_SECOND } from './admission';
 
 describe('Admission', () => {
   beforeEach(() => jest.useFakeTimers());
@@ -38,7 +35,7 @@ describe('Admission', () => {
 
   it('stops waiting for the heavy budget when the client is gone, and gives the places back', async () => {
     const admission = new Admission(8);
-    admission.charge('a', tookFor(2000));
+    admission.charge('a', HEAVY_BYTES_PER_SECOND * 2);
     const gone = new AbortController();
     const waiting = admission.admit('a', true, 5000, gone.signal).catch((error: unknown) => error);
     await jest.advanceTimersByTimeAsync(10);
@@ -81,11 +78,11 @@ describe('Admission', () => {
     await expect(admission.admit('a', true, 0)).resolves.toEqual(expect.any(Function));
   });
 
-  it("spaces an account's heavy reads by the time they took, leaving its light reads and others alone", async () => {
+  it("spaces an account's heavy reads by what they built, leaving its light reads and others alone", async () => {
     const admission = new Admission(10);
-    admission.charge('a', tookFor(1000));
-    // Its next heavy read is a second away: one that may wait half a second is refused, once
-    // its wait is over ...
+    admission.charge('a', HEAVY_BYTES_PER_SECOND);
+    // A second's worth spent: a heavy read that may wait half a second is refused, once its
+    // wait is over ...
     let refused: unknown;
     const impatient = admission.admit('a', true, 500).catch((error: unknown) => (refused = error));
     await jest.advanceTimersByTimeAsync(490);

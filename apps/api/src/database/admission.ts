@@ -4,14 +4,11 @@ import { ConnectionShares } from './connection-shares';
 /** The places shared by every account of the instance are held under one key. */
 const INSTANCE = '';
 /**
- * The share of the time one account's heavy reads may take on this instance: after a heavy
- * read that took t, its next one starts t × (1 − share) / share later. Building is what costs
- * (a core of PostgreSQL's, then this process's decoding and sending), and what it costs is
- * measured by the time it took, so that a slower or busier machine spaces them out more, which
- * is when the other accounts need the room. An editor reads a large project rarely, and
- * revalidates it with If-None-Match, which builds nothing.
+ * How many bytes of heavy answers one account may have this instance build per second: one
+ * project at its size limit. Building is what costs (a core of PostgreSQL's); an editor reads
+ * a large project rarely, and revalidates it with If-None-Match, which builds nothing.
  */
-export const HEAVY_TIME_SHARE = 0.2;
+export const HEAVY_BYTES_PER_SECOND = 8 * 1024 * 1024;
 // Bounds the memory of the accounts' heavy budgets; past it, budgets already spent out go.
 const MAX_BUDGETS = 10_000;
 
@@ -21,8 +18,8 @@ const MAX_BUDGETS = 10_000;
  * answer was several MiB) also needs one of the few heavy places: one per account, and a
  * quarter of the pool for the whole instance, since PostgreSQL building such documents uses a
  * core each and connections do not bound CPU. What an account's heavy reads built is
- * charged to it by the time they took (`charge`): its next heavy read starts only once
- * HEAVY_TIME_SHARE allows. Past its places or its budget a call waits, then is refused
+ * charged to it (`charge`): its next heavy read starts only once its budget of
+ * HEAVY_BYTES_PER_SECOND allows. Past its places or its budget a call waits, then is refused
  * with 503 and Retry-After.
  */
 export class Admission {
@@ -95,12 +92,12 @@ export class Admission {
     return leave;
   }
 
-  /** Charges a heavy read that took `ms` to the account (light reads cost nothing). */
-  charge(account: string, ms: number): void {
+  /** Charges a heavy answer of `bytes` to the account's budget (light answers cost nothing). */
+  charge(account: string, bytes: number): void {
     const now = Date.now();
     const from = Math.max(now, this.heavyReadyAt.get(account) ?? 0);
     this.heavyReadyAt.delete(account);
-    this.heavyReadyAt.set(account, from + (ms * (1 - HEAVY_TIME_SHARE)) / HEAVY_TIME_SHARE);
+    this.heavyReadyAt.set(account, from + (bytes / HEAVY_BYTES_PER_SECOND) * 1000);
     if (this.heavyReadyAt.size > MAX_BUDGETS) {
       for (const [holder, readyAt] of this.heavyReadyAt) {
         if (readyAt <= now) this.heavyReadyAt.delete(holder);

@@ -58,20 +58,12 @@ export class Database implements SqlSession {
   }
 
   async rows<P extends object, R>(statement: SqlStatement<P, R>, params: P): Promise<R[]> {
-    let ranMs = 0;
     const rows = await this.onConnection(
-      async (client) => {
-        const startedAt = performance.now();
-        const answer = await run(client, statement, params);
-        ranMs = performance.now() - startedAt;
-        return answer;
-      },
+      (client) => run(client, statement, params),
       this.heavy.isHeavy(statement.name, params),
     );
-    // A heavy answer costs its account the time it took to build and receive.
-    if (this.heavy.record(statement.name, params, rows)) {
-      this.admission.charge(currentAccount(), ranMs);
-    }
+    const heavyBytes = this.heavy.record(statement.name, params, rows);
+    if (heavyBytes > 0) this.admission.charge(currentAccount(), heavyBytes);
     return rows;
   }
 

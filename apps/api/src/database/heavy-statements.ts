@@ -20,14 +20,14 @@ export class HeavyStatements {
   }
 
   /**
-   * Notes how large the answer was (the strings of its first row: the documents), and says
-   * whether it was heavy.
+   * Notes how large the answer was (the strings of its first row: the documents), and returns
+   * that size when it was heavy, else 0.
    */
-  record(statementName: string, params: object, rows: readonly unknown[]): boolean {
+  record(statementName: string, params: object, rows: readonly unknown[]): number {
     const size = answerSize(rows[0]);
     if (size < HEAVY_ANSWER_BYTES) {
       if (this.everHeavy.has(statementName)) this.sizes.delete(keyOf(statementName, params));
-      return false;
+      return 0;
     }
     this.everHeavy.add(statementName);
     const key = keyOf(statementName, params);
@@ -37,7 +37,7 @@ export class HeavyStatements {
       const oldest = this.sizes.keys().next().value;
       if (oldest !== undefined) this.sizes.delete(oldest);
     }
-    return true;
+    return size;
   }
 }
 
