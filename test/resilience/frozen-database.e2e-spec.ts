@@ -4,8 +4,13 @@ import { describeOutcome, expectNone, JsonClient, type Outcome, send } from './s
 import { type ServiceProcess, startService, stopAllServices } from './support/service-process';
 
 const TIMEOUT_MS = 1000;
-// Timers and scheduling on a busy machine: the margin past the database timeout.
-const LATENCY_LIMIT_MS = TIMEOUT_MS + 700;
+// The deadline is the service's own, so it is checked where the service runs: each answer's
+// time in its access log (by X-Request-Id), with a margin for its timers. The client's clock
+// also counts how this machine schedules two busy processes on two cores (CI saw answers the
+// service had sent after 1.02 s arrive 0.7-1.1 s later): its bound proves that every answer
+// comes, not the deadline's precision.
+const SERVICE_LIMIT_MS = TIMEOUT_MS + 250;
+const CLIENT_LIMIT_MS = TIMEOUT_MS + 2000;
 const FROZEN_FOR_MS = 3500;
 const WORKERS_PER_ACCOUNT = 2;
 // Answers a request may get while the database is frozen: 503, as problem+json, of these kinds.
@@ -124,10 +129,21 @@ describe('frozen database: the built service on a PostgreSQL that stops answerin
       .filter(({ outcome }) => !isFrozenAnswer(outcome))
       .map(({ op, outcome }) => `${op}: ${describeOutcome(outcome)}`);
     expectNone('Not a 503 problem while frozen', wrong, log);
-    const slow = answers
-      .filter(({ outcome }) => outcome.endedAt - outcome.startedAt > LATENCY_LIMIT_MS)
+    const served = servedTimes(service.output());
+    const serviceTime = (outcome: Outcome) =>
+      outcome.kind === 'answered' ? served.get(String(outcome.headers['x-request-id'])) : undefined;
+    const slowInService = answers
+      .filter(({ outcome }) => !((serviceTime(outcome) ?? Infinity) <= SERVICE_LIMIT_MS))
+      .map(({ op, outcome }) => `${op}: ${serviceTime(outcome) ?? 'no access log line'} ms`);
+    expectNone(
+      `Slower than ${SERVICE_LIMIT_MS} ms in the service while frozen`,
+      slowInService,
+      log,
+    );
+    const slowToArrive = answers
+      .filter(({ outcome }) => outcome.endedAt - outcome.startedAt > CLIENT_LIMIT_MS)
       .map(({ op, outcome }) => `${op}: took ${outcome.endedAt - outcome.startedAt} ms`);
-    expectNone(`Slower than ${LATENCY_LIMIT_MS} ms while frozen`, slow, log);
+    expectNone(`Slower than ${CLIENT_LIMIT_MS} ms to arrive while frozen`, slowToArrive, log);
     // Every kind of operation was tried, and the database's unavailability was what they met.
     expect(new Set(answers.map(({ op }) => op)).size).toBe(7);
     expect(
@@ -137,8 +153,9 @@ describe('frozen database: the built service on a PostgreSQL that stops answerin
       ).length,
     ).toBeGreaterThanOrEqual(5);
     expect(isFrozenAnswer(readyWhileFrozen)).toBe(true);
+    expect(serviceTime(readyWhileFrozen)).toBeLessThanOrEqual(SERVICE_LIMIT_MS);
     expect(readyWhileFrozen.endedAt - readyWhileFrozen.startedAt).toBeLessThanOrEqual(
-      LATENCY_LIMIT_MS,
+      CLIENT_LIMIT_MS,
     );
 
     // Thawed: the service serves again by itself, and none of the refused writes happened.
@@ -158,6 +175,23 @@ describe('frozen database: the built service on a PostgreSQL that stops answerin
     expect(await service.stop()).toEqual({ code: 0, signal: null });
   }, 120_000);
 });
+
+/** Milliseconds each request took in the service, by request id, from its JSON access log. */
+function servedTimes(output: string): Map<string, number> {
+  const times = new Map<string, number>();
+  for (const line of output.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const entry = JSON.parse(line) as { requestId?: unknown; durationMs?: unknown };
+      if (typeof entry.requestId === 'string' && typeof entry.durationMs === 'number') {
+        times.set(entry.requestId, entry.durationMs);
+      }
+    } catch {
+      // Not one of its JSON log lines.
+    }
+  }
+  return times;
+}
 
 interface Operation {
   op: string;
