@@ -2,7 +2,11 @@
 # Starts the production build as a newcomer would (no DATABASE_URL: embedded PostgreSQL in a
 # fresh folder), checks that it serves, then stops it with SIGTERM and expects a clean exit.
 set -euo pipefail
-data_dir=$(mktemp -d)/postgres
+data_root=$(mktemp -d)
+# Walkable for the postgres user that runs the cluster as root, so that the cluster lives here
+# (not in a folder of its own under /var/tmp) and goes with this folder at the end.
+chmod o+x "$data_root"
+data_dir=$data_root/postgres
 port=${SMOKE_PORT:-3999}
 log=$(mktemp)
 EMBEDDED_PG_DATA_DIR=$data_dir EMBEDDED_PG_PORT=$((port + 1)) PORT=$port \
@@ -24,4 +28,5 @@ wait $pid || status=$?
 trap - EXIT
 if [ "$status" -ne 0 ]; then echo "service exited with $status:"; cat "$log"; exit 1; fi
 if pgrep -f "postgres -D $data_dir" >/dev/null; then echo "embedded PostgreSQL still running"; exit 1; fi
+rm -rf "$data_root" "$log"
 echo "smoke start: ready, served the OpenAPI document, stopped cleanly"
