@@ -4,6 +4,7 @@ import {
   TooManyConcurrentRequestsError,
   WriteOutcomeUnknownError,
 } from '../../apps/api/src/common/errors';
+import { asPartOf, type TrackedRequest } from '../../apps/api/src/common/logging/request-context';
 import { isDatabaseUnavailable } from '../../apps/api/src/database/database-errors';
 import {
   DIE,
@@ -121,6 +122,30 @@ describe('Database.transaction', () => {
     await sleepers;
     // Past the wait, the share is free again.
     await expect(db.rows(PING, {})).resolves.toHaveLength(1);
+  });
+
+  it("charges an account's heavy reads by their time too, only while another account is active", async () => {
+    // Over 1 MiB (a heavy answer, 0.13 s of the byte budget) after 0.2 s.
+    const LARGE = statement<{ seconds: number }, { json: string }>(
+      'large',
+      `SELECT repeat('x', 1100000) AS json, pg_sleep($seconds)::text AS slept`,
+    );
+    // A request of that account, from a client that has no socket to go away on.
+    const as = <T>(account: string, work: () => Promise<T>) =>
+      asPartOf({ user: { id: account, username: account }, raw: {} } as TrackedRequest, work);
+    const large = (account: string) =>
+      as(account, () => db.rows(LARGE, { seconds: 0.2 })).catch((error: unknown) => error);
+    // Alone on the instance, an account's next heavy read waits for its bytes only: it runs.
+    await large('reader');
+    expect(await large('reader')).toHaveLength(1);
+    // Once another account is active, the 0.2 s it took are charged four times over, longer
+    // than a caller waits for its turn (half the deadline): the next one is refused.
+    await as('other', () => db.rows(PING, {}));
+    expect(await large('reader')).toHaveLength(1);
+    expect(await large('reader')).toBeInstanceOf(TooManyConcurrentRequestsError);
+    // The other account's reads, light or heavy, are not held up by the reader's budget.
+    await expect(as('other', () => db.rows(PING, {}))).resolves.toHaveLength(1);
+    expect(await large('other')).toHaveLength(1);
   });
 
   it('refuses a statement run without one of its parameters', async () => {

@@ -1,6 +1,12 @@
 import { jest } from '@jest/globals';
 import { TooManyConcurrentRequestsError } from '../common/errors';
-import { Admission, HEAVY_BYTES_PER_SECOND } from './admission';
+import {
+  Admission,
+  HEAVY_BYTES_PER_SECOND,
+  HEAVY_TIME_SHARE,
+  NO_ACCOUNT,
+  OTHERS_ACTIVE_WITHIN_MS,
+} from './admission';
 
 describe('Admission', () => {
   beforeEach(() => jest.useFakeTimers());
@@ -35,7 +41,7 @@ describe('Admission', () => {
 
   it('stops waiting for the heavy budget when the client is gone, and gives the places back', async () => {
     const admission = new Admission(8);
-    admission.charge('a', HEAVY_BYTES_PER_SECOND * 2);
+    admission.charge('a', HEAVY_BYTES_PER_SECOND * 2, 0);
     const gone = new AbortController();
     const waiting = admission.admit('a', true, 5000, gone.signal).catch((error: unknown) => error);
     await jest.advanceTimersByTimeAsync(10);
@@ -80,7 +86,7 @@ describe('Admission', () => {
 
   it("spaces an account's heavy reads by what they built, leaving its light reads and others alone", async () => {
     const admission = new Admission(10);
-    admission.charge('a', HEAVY_BYTES_PER_SECOND);
+    admission.charge('a', HEAVY_BYTES_PER_SECOND, 0);
     // A second's worth spent: a heavy read that may wait half a second is refused, once its
     // wait is over ...
     let refused: unknown;
@@ -103,5 +109,55 @@ describe('Admission', () => {
     await jest.advanceTimersByTimeAsync(200);
     expect(started).toBe(true);
     (await patient)();
+  });
+
+  describe('while other accounts use the instance', () => {
+    // A heavy answer of an eighth of the byte budget (125 ms of it) that took a second to build.
+    const BYTES = HEAVY_BYTES_PER_SECOND / 8;
+    const TOOK_MS = 1000;
+    const BY_TIME_MS = (TOOK_MS * (1 - HEAVY_TIME_SHARE)) / HEAVY_TIME_SHARE;
+
+    /** Charges a heavy read to account a, then says how long its next heavy read waited. */
+    async function nextHeavyWait(admission: Admission): Promise<number> {
+      (await admission.admit('a', true, 0))();
+      admission.charge('a', BYTES, TOOK_MS);
+      const startedAt = Date.now();
+      let waited = -1;
+      const next = admission.admit('a', true, 60_000).then((leave) => {
+        waited = Date.now() - startedAt;
+        leave();
+      });
+      await jest.advanceTimersByTimeAsync(60_000);
+      await next;
+      return waited;
+    }
+
+    it("spaces an account's heavy reads by their time too, while another account is active", async () => {
+      const admission = new Admission(8);
+      (await admission.admit('b', false, 0))();
+      expect(await nextHeavyWait(admission)).toBe(BY_TIME_MS);
+    });
+
+    it('keeps the budget in bytes alone for an account that is alone on the instance', async () => {
+      const admission = new Admission(8);
+      // Calls outside an account are nobody's work to make room for.
+      (await admission.admit(NO_ACCOUNT, false, 0))();
+      expect(await nextHeavyWait(admission)).toBe(125);
+    });
+
+    it('stops counting another account once it has been idle for a while', async () => {
+      const admission = new Admission(8);
+      (await admission.admit('b', false, 0))();
+      await jest.advanceTimersByTimeAsync(OTHERS_ACTIVE_WITHIN_MS + 1);
+      expect(await nextHeavyWait(admission)).toBe(125);
+    });
+
+    it('counts another account seen before this one, not only the last one admitted', async () => {
+      const admission = new Admission(8);
+      (await admission.admit('b', false, 0))();
+      // Many of this account's own calls since do not hide b.
+      for (let i = 0; i < 3; i++) admission.tryAdmit('a', false)?.();
+      expect(await nextHeavyWait(admission)).toBe(BY_TIME_MS);
+    });
   });
 });

@@ -1,6 +1,11 @@
 import { TooManyConcurrentRequestsError } from '../common/errors';
 import { ConnectionShares } from './connection-shares';
 
+/**
+ * Who runs a call made outside any account's request (none touch the tree today): such calls
+ * share one place in line, and are nobody else's work to make room for.
+ */
+export const NO_ACCOUNT = '';
 /** The places shared by every account of the instance are held under one key. */
 const INSTANCE = '';
 /**
@@ -9,6 +14,17 @@ const INSTANCE = '';
  * a large project rarely, and revalidates it with If-None-Match, which builds nothing.
  */
 export const HEAVY_BYTES_PER_SECOND = 8 * 1024 * 1024;
+/**
+ * While other accounts use the instance, the share of the time one account's heavy reads may
+ * take besides: after a heavy read that took t, its next one starts t × (1 − share) / share
+ * later, if that is later than its bytes allow. On a slow or busy machine a heavy answer takes
+ * longer to build, and a budget in bytes alone would let one account keep a core busy while the
+ * others wait for it. An account alone on the instance keeps the budget in bytes: then nobody
+ * is waiting.
+ */
+export const HEAVY_TIME_SHARE = 0.2;
+/** Another account that was admitted this recently is using the instance. */
+export const OTHERS_ACTIVE_WITHIN_MS = 2000;
 // Bounds the memory of the accounts' heavy budgets; past it, budgets already spent out go.
 const MAX_BUDGETS = 10_000;
 
@@ -19,8 +35,8 @@ const MAX_BUDGETS = 10_000;
  * quarter of the pool for the whole instance, since PostgreSQL building such documents uses a
  * core each and connections do not bound CPU. What an account's heavy reads built is
  * charged to it (`charge`): its next heavy read starts only once its budget of
- * HEAVY_BYTES_PER_SECOND allows. Past its places or its budget a call waits, then is refused
- * with 503 and Retry-After.
+ * HEAVY_BYTES_PER_SECOND allows, and while other accounts are active, HEAVY_TIME_SHARE too.
+ * Past its places or its budget a call waits, then is refused with 503 and Retry-After.
  */
 export class Admission {
   private readonly connections: ConnectionShares;
@@ -28,6 +44,9 @@ export class Admission {
   private readonly heavyInstance: ConnectionShares;
   /** By account: the time from which its next heavy read may start. */
   private readonly heavyReadyAt = new Map<string, number>();
+  /** The account admitted last, and the last one admitted before it that is not that one. */
+  private latest = { account: NO_ACCOUNT, at: -Infinity };
+  private previous = { account: NO_ACCOUNT, at: -Infinity };
 
   constructor(poolSize: number) {
     this.connections = new ConnectionShares(accountShare(poolSize));
@@ -39,6 +58,7 @@ export class Admission {
    * usual case, without a promise); undefined when it would have to wait: then `admit`.
    */
   tryAdmit(account: string, heavy: boolean): (() => void) | undefined {
+    this.seen(account);
     return heavy ? undefined : this.connections.tryAcquire(account);
   }
 
@@ -52,6 +72,7 @@ export class Admission {
     waitMs: number,
     abandoned?: AbortSignal,
   ): Promise<() => void> {
+    this.seen(account);
     const startedAt = Date.now();
     const left = () => Math.max(0, waitMs - (Date.now() - startedAt));
     const taken: (() => void)[] = [];
@@ -92,17 +113,42 @@ export class Admission {
     return leave;
   }
 
-  /** Charges a heavy answer of `bytes` to the account's budget (light answers cost nothing). */
-  charge(account: string, bytes: number): void {
+  /**
+   * Charges a heavy answer of `bytes`, which took `tookMs` to build and receive, to the
+   * account's budget (light answers cost nothing).
+   */
+  charge(account: string, bytes: number, tookMs: number): void {
     const now = Date.now();
     const from = Math.max(now, this.heavyReadyAt.get(account) ?? 0);
+    const byBytes = (bytes / HEAVY_BYTES_PER_SECOND) * 1000;
+    const byTime = this.othersActive(account, now)
+      ? (tookMs * (1 - HEAVY_TIME_SHARE)) / HEAVY_TIME_SHARE
+      : 0;
     this.heavyReadyAt.delete(account);
-    this.heavyReadyAt.set(account, from + (bytes / HEAVY_BYTES_PER_SECOND) * 1000);
+    this.heavyReadyAt.set(account, from + Math.max(byBytes, byTime));
     if (this.heavyReadyAt.size > MAX_BUDGETS) {
       for (const [holder, readyAt] of this.heavyReadyAt) {
         if (readyAt <= now) this.heavyReadyAt.delete(holder);
       }
     }
+  }
+
+  /** Notes that the account is using the instance (calls outside an account do not count). */
+  private seen(account: string): void {
+    if (account === NO_ACCOUNT) return;
+    const now = Date.now();
+    if (this.latest.account === account) {
+      this.latest.at = now;
+    } else {
+      this.previous = this.latest;
+      this.latest = { account, at: now };
+    }
+  }
+
+  /** Whether an account other than this one was admitted within OTHERS_ACTIVE_WITHIN_MS. */
+  private othersActive(account: string, now: number): boolean {
+    const other = this.latest.account === account ? this.previous : this.latest;
+    return other.account !== NO_ACCOUNT && now - other.at <= OTHERS_ACTIVE_WITHIN_MS;
   }
 }
 

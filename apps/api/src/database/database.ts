@@ -5,7 +5,7 @@ import { DatabaseUnavailableError, DomainError, WriteOutcomeUnknownError } from 
 import { watchClientGone } from '../common/http/client-gone';
 import { currentRequest } from '../common/logging/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { Admission } from './admission';
+import { Admission, NO_ACCOUNT } from './admission';
 import { Deadlines } from './deadlines';
 import { isDatabaseUnavailable } from './database-errors';
 import { HeavyStatements } from './heavy-statements';
@@ -15,8 +15,6 @@ import { GroupTransaction, run } from './group-transaction';
 import { type GroupLimits, TransactionGroup } from './transaction-group';
 import { type SqlStatement } from './sql-statement';
 
-/** Requests made outside any account (none touch the tree today) share one place in line. */
-const NO_ACCOUNT = '';
 /** How late a deadline may fire, at most (see Deadlines). */
 const DEADLINE_TICK_MS = 100;
 /** Units of work one grouped transaction takes at most (see GroupLimits). */
@@ -58,12 +56,19 @@ export class Database implements SqlSession {
   }
 
   async rows<P extends object, R>(statement: SqlStatement<P, R>, params: P): Promise<R[]> {
+    // From its connection on: a heavy read's wait for its turn is not what it cost.
+    let startedAt = 0;
     const rows = await this.onConnection(
-      (client) => run(client, statement, params),
+      (client) => {
+        startedAt = performance.now();
+        return run(client, statement, params);
+      },
       this.heavy.isHeavy(statement.name, params),
     );
     const heavyBytes = this.heavy.record(statement.name, params, rows);
-    if (heavyBytes > 0) this.admission.charge(currentAccount(), heavyBytes);
+    if (heavyBytes > 0) {
+      this.admission.charge(currentAccount(), heavyBytes, performance.now() - startedAt);
+    }
     return rows;
   }
 

@@ -20,12 +20,17 @@ export function currentRequest(): TrackedRequest | undefined {
  */
 export function trackRequests(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, _reply, done) => {
-    storage.run(request, done);
+    asPartOf(request, done);
   });
   fastify.addHook('onSend', (request, reply, payload, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
     done(null, payload);
   });
+}
+
+/** Runs `work` as part of `request`: what it calls sees that request, and its account. */
+export function asPartOf<T>(request: TrackedRequest, work: () => T): T {
+  return storage.run(request, work);
 }
 
 /**
