@@ -45,8 +45,10 @@ export class Admission {
   /** By account: the time from which its next heavy read may start. */
   private readonly heavyReadyAt = new Map<string, number>();
   /** The account admitted last, and the last one admitted before it that is not that one. */
-  private latest = { account: NO_ACCOUNT, at: -Infinity };
-  private previous = { account: NO_ACCOUNT, at: -Infinity };
+  private latestAccount = NO_ACCOUNT;
+  private latestAt = -Infinity;
+  private previousAccount = NO_ACCOUNT;
+  private previousAt = -Infinity;
 
   constructor(poolSize: number) {
     this.connections = new ConnectionShares(accountShare(poolSize));
@@ -136,19 +138,21 @@ export class Admission {
   /** Notes that the account is using the instance (calls outside an account do not count). */
   private seen(account: string): void {
     if (account === NO_ACCOUNT) return;
-    const now = Date.now();
-    if (this.latest.account === account) {
-      this.latest.at = now;
-    } else {
-      this.previous = this.latest;
-      this.latest = { account, at: now };
+    if (this.latestAccount !== account) {
+      this.previousAccount = this.latestAccount;
+      this.previousAt = this.latestAt;
+      this.latestAccount = account;
     }
+    this.latestAt = Date.now();
   }
 
   /** Whether an account other than this one was admitted within OTHERS_ACTIVE_WITHIN_MS. */
   private othersActive(account: string, now: number): boolean {
-    const other = this.latest.account === account ? this.previous : this.latest;
-    return other.account !== NO_ACCOUNT && now - other.at <= OTHERS_ACTIVE_WITHIN_MS;
+    const [other, at] =
+      this.latestAccount === account
+        ? [this.previousAccount, this.previousAt]
+        : [this.latestAccount, this.latestAt];
+    return other !== NO_ACCOUNT && now - at <= OTHERS_ACTIVE_WITHIN_MS;
   }
 }
 
