@@ -5,7 +5,7 @@ import {
   WriteOutcomeUnknownError,
 } from '../../apps/api/src/common/errors';
 import { isDatabaseUnavailable } from '../../apps/api/src/database/database-errors';
-import { type SqlSession } from '../../apps/api/src/database/sql-session';
+import { type Work } from '../../apps/api/src/database/unit-of-work';
 import {
   DIE,
   NO_SERVER_TIMEOUT,
@@ -48,8 +48,27 @@ describe('Database.transaction in a group', () => {
     return k;
   };
   const counter = async (k: string) => (await db.row(READ, { k }))?.n;
-  const bump = (k: string) => async (tx: SqlSession) => (await tx.row(BUMP, { k }))!;
-  const settle = <T>(promises: Promise<T>[]) => Promise.allSettled(promises);
+  /** A unit that bumps `k`'s counter and answers the row, after `more` (its rules). */
+  const bump =
+    (
+      k: string,
+      more: (row: { n: number; tx: string }) => void = () => undefined,
+    ): Work<{ n: number; tx: string }> =>
+    (round) => {
+      const bumped = round.row(BUMP, { k });
+      return round.finish(() => {
+        const row = bumped.get()!;
+        more(row);
+        return row;
+      });
+    };
+  const bumpN =
+    (k: string): Work<number> =>
+    (round) => {
+      const bumped = round.row(BUMP, { k });
+      return round.finish(() => bumped.get()!.n);
+    };
+  const settle = (promises: Promise<unknown>[]) => Promise.allSettled(promises);
 
   beforeAll(async () => {
     Logger.overrideLogger(false);
@@ -83,10 +102,12 @@ describe('Database.transaction in a group', () => {
     const refusal = new Error('a rule of the third unit');
     const outcomes = await settle(
       Array.from({ length: 5 }, (_, i) =>
-        db.transaction(async (tx) => {
-          const answer = await bump(k)(tx);
-          if (i === 2) throw refusal;
-          return answer.n;
+        db.transaction((round) => {
+          const bumped = round.row(BUMP, { k });
+          return round.finish(() => {
+            if (i === 2) throw refusal;
+            return bumped.get()!.n;
+          });
         }, k),
       ),
     );
@@ -105,10 +126,10 @@ describe('Database.transaction in a group', () => {
     const starts = [0, 0, 0, 0];
     const outcomes = await settle(
       starts.map((_, i) =>
-        db.transaction(async (tx) => {
+        db.transaction((round) => {
           starts[i] += 1;
-          if (i === 1) await tx.rows(DUPLICATE, { k });
-          return (await bump(k)(tx)).n;
+          if (i === 1) round.rows(DUPLICATE, { k });
+          return bumpN(k)(round);
         }, k),
       ),
     );
@@ -133,10 +154,11 @@ describe('Database.transaction in a group', () => {
     const starts = Array.from({ length: 8 }, () => 0);
     const outcomes = await settle(
       starts.map((_, i) =>
-        db.transaction(async (tx) => {
+        db.transaction((round) => {
           starts[i] += 1;
-          await bump(k)(tx);
-          throw new Error(`refused ${i}`);
+          return bump(k, () => {
+            throw new Error(`refused ${i}`);
+          })(round);
         }, k),
       ),
     );
@@ -153,10 +175,12 @@ describe('Database.transaction in a group', () => {
     const k = await freshKey();
     const outcomes = await settle(
       Array.from({ length: 4 }, (_, i) =>
-        db.transaction(async (tx) => {
-          const answer = await bump(k)(tx);
-          if (i === 0) throw new Error('the first unit refuses');
-          return answer.n;
+        db.transaction((round) => {
+          const bumped = round.row(BUMP, { k });
+          return round.finish(() => {
+            if (i === 0) throw new Error('the first unit refuses');
+            return bumped.get()!.n;
+          });
         }, k),
       ),
     );
@@ -174,19 +198,22 @@ describe('Database.transaction in a group', () => {
 
   it('runs the units behind one that reads, then writes what it read, after it: no lost update', async () => {
     const k = await freshKey();
-    // Read, then write what was read plus one: a second turn, which must see nothing of the
+    // Read, then write what was read plus one: a second round, which must see nothing of the
     // units behind it, and which they must see.
-    const readThenWrite = async (tx: SqlSession) => {
-      const { n } = (await tx.row(READ, { k }))!;
-      return (await tx.row(WRITE, { k, n: n + 1 }))!.n;
+    const readThenWrite: Work<number> = (round) => {
+      const read = round.row(READ, { k });
+      return round.next((next) => {
+        const written = next.row(WRITE, { k, n: read.get()!.n + 1 });
+        return next.finish(() => written.get()!.n);
+      });
     };
     for (let round = 0; round < 2; round++) {
       const before = (await counter(k))!;
       const answers = await Promise.all([
         db.transaction(readThenWrite, k),
-        db.transaction(async (tx) => (await bump(k)(tx)).n, k),
+        db.transaction(bumpN(k), k),
         db.transaction(readThenWrite, k),
-        db.transaction(async (tx) => (await bump(k)(tx)).n, k),
+        db.transaction(bumpN(k), k),
       ]);
       expect(answers).toEqual([1, 2, 3, 4].map((i) => before + i));
     }
@@ -198,10 +225,11 @@ describe('Database.transaction in a group', () => {
     const context = new AsyncLocalStorage<number>();
     const seen = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
+        // Read in the unit's continuation, which runs in whichever group's turn it joined.
         context.run(i, () =>
-          db.transaction(async (tx) => {
-            await bump(k)(tx);
-            return context.getStore();
+          db.transaction((round) => {
+            round.rows(BUMP, { k });
+            return round.finish(() => context.getStore());
           }, k),
         ),
       ),
@@ -223,9 +251,9 @@ describe('Database.transaction in a group', () => {
     const k = await freshKey();
     const outcomes = await settle(
       Array.from({ length: 4 }, (_, i) =>
-        db.transaction(async (tx) => {
-          if (i === 2) await tx.rows(DIE, {});
-          return (await bump(k)(tx)).n;
+        db.transaction((round) => {
+          if (i === 2) round.rows(DIE, {});
+          return bumpN(k)(round);
         }, k),
       ),
     );
@@ -243,17 +271,18 @@ describe('Database.transaction in a group', () => {
     const k = await freshKey();
     await db.rows(WRITE, { k, n: 998 });
     const outcomes = await settle([
-      db.transaction(async (tx) => {
-        await tx.rows(NO_SERVER_TIMEOUT, {});
-        return (await bump(k)(tx)).n;
+      db.transaction((round) => {
+        round.rows(NO_SERVER_TIMEOUT, {});
+        return bumpN(k)(round);
       }, k),
-      db.transaction(async (tx) => {
-        const { n } = await bump(k)(tx);
-        // 1000 is the slow one; this unit refuses it, and nothing of it stays.
-        if (n === 1000) throw new Error('a rule');
-        return n;
-      }, k),
-      db.transaction(async (tx) => (await bump(k)(tx)).n, k),
+      db.transaction(
+        bump(k, ({ n }) => {
+          // 1000 is the slow one; this unit refuses it, and nothing of it stays.
+          if (n === 1000) throw new Error('a rule');
+        }),
+        k,
+      ),
+      db.transaction(bumpN(k), k),
     ]);
     expect(outcomes[0]).toEqual({
       status: 'rejected',

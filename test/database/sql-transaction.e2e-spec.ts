@@ -6,6 +6,7 @@ import {
 } from '../../apps/api/src/common/errors';
 import { asPartOf, type TrackedRequest } from '../../apps/api/src/common/logging/request-context';
 import { isDatabaseUnavailable } from '../../apps/api/src/database/database-errors';
+import { type Round } from '../../apps/api/src/database/unit-of-work';
 import {
   DIE,
   NO_SERVER_TIMEOUT,
@@ -32,6 +33,10 @@ describe('Database.transaction', () => {
   const SLEEP = statement<{ seconds: number }>('sleep', 'SELECT pg_sleep($seconds)');
 
   const stored = async () => (await db.rows(ALL, {})).map((row) => row.n);
+  const ping = (round: Round) => {
+    round.rows(PING, {});
+    return round.finish(() => undefined);
+  };
 
   beforeAll(async () => {
     // The killed connection's warning is expected here; keep the test output quiet.
@@ -42,9 +47,10 @@ describe('Database.transaction', () => {
   afterAll(() => probe.close(`DROP FUNCTION IF EXISTS ${table}_slow()`));
 
   it('commits what the work did and answers its result', async () => {
-    const result = await db.transaction(async (tx) => {
-      await tx.rows(INSERT, { first: 1, second: 2 });
-      return (await tx.row(COUNT, {}))?.count;
+    const result = await db.transaction((round) => {
+      round.rows(INSERT, { first: 1, second: 2 });
+      const counted = round.row(COUNT, {});
+      return round.finish(() => counted.get()?.count);
     });
     expect(result).toBe(2);
     expect(await stored()).toEqual([1, 2]);
@@ -53,9 +59,11 @@ describe('Database.transaction', () => {
   it('rolls everything back when the work throws, and rethrows', async () => {
     class Refused extends Error {}
     await expect(
-      db.transaction(async (tx) => {
-        await tx.rows(INSERT, { first: 3, second: 4 });
-        throw new Refused('no');
+      db.transaction((round) => {
+        round.rows(INSERT, { first: 3, second: 4 });
+        return round.finish(() => {
+          throw new Refused('no');
+        });
       }),
     ).rejects.toBeInstanceOf(Refused);
     expect(await stored()).toEqual([1, 2]);
@@ -63,46 +71,52 @@ describe('Database.transaction', () => {
 
   it('rolls back a failed statement, leaving the connection usable', async () => {
     await expect(
-      db.transaction((tx) => tx.rows(INSERT, { first: 5, second: 1 })),
+      db.transaction((round) => {
+        round.rows(INSERT, { first: 5, second: 1 });
+        return round.finish(() => undefined);
+      }),
     ).rejects.toMatchObject({ code: '23505' });
     // Both pooled connections work afterwards (no transaction left open on either).
-    await Promise.all([1, 2].map(() => db.transaction((tx) => tx.rows(PING, {}))));
+    await Promise.all([1, 2].map(() => db.transaction(ping)));
     expect(await stored()).toEqual([1, 2]);
   });
 
   it('drops a connection that broke mid-transaction instead of reusing it', async () => {
     const failure = await db
-      .transaction(async (tx) => {
-        await tx.rows(INSERT, { first: 6, second: 7 });
-        await tx.rows(DIE, {});
+      .transaction((round) => {
+        round.rows(INSERT, { first: 6, second: 7 });
+        round.rows(DIE, {});
+        return round.finish(() => undefined);
       })
       .catch((error: unknown) => error);
     expect(isDatabaseUnavailable(failure)).toBe(true);
     // Every later transaction gets a working connection, and nothing of the broken one stayed.
-    for (let i = 0; i < 4; i++) await db.transaction((tx) => tx.rows(PING, {}));
+    for (let i = 0; i < 4; i++) await db.transaction(ping);
     expect(await stored()).toEqual([1, 2]);
   });
 
   it('answers 503 within the deadline when a statement hangs, and drops that connection', async () => {
     const startedAt = Date.now();
     const failure = await db
-      .transaction(async (tx) => {
-        await tx.rows(NO_SERVER_TIMEOUT, {});
-        await tx.rows(INSERT, { first: 20, second: 21 });
-        await tx.rows(SLEEP, { seconds: 1 });
+      .transaction((round) => {
+        round.rows(NO_SERVER_TIMEOUT, {});
+        round.rows(INSERT, { first: 20, second: 21 });
+        round.rows(SLEEP, { seconds: 1 });
+        return round.finish(() => undefined);
       })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(DatabaseUnavailableError);
     expect(Date.now() - startedAt).toBeLessThan(TIMEOUT_MS + 300);
-    for (let i = 0; i < 4; i++) await db.transaction((tx) => tx.rows(PING, {}));
+    for (let i = 0; i < 4; i++) await db.transaction(ping);
     expect(await stored()).toEqual([1, 2]);
   });
 
   it('says the outcome is unknown when COMMIT was sent and did not answer in time', async () => {
     const failure = await db
-      .transaction(async (tx) => {
-        await tx.rows(NO_SERVER_TIMEOUT, {});
-        await tx.rows(INSERT, { first: 100, second: 101 });
+      .transaction((round) => {
+        round.rows(NO_SERVER_TIMEOUT, {});
+        round.rows(INSERT, { first: 100, second: 101 });
+        return round.finish(() => undefined);
       })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(WriteOutcomeUnknownError);

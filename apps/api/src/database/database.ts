@@ -14,6 +14,7 @@ import { type SqlSession } from './sql-session';
 import { GroupTransaction, run } from './group-transaction';
 import { type GroupLimits, TransactionGroup } from './transaction-group';
 import { type SqlStatement } from './sql-statement';
+import { type SendStatement, startWork, type Work } from './unit-of-work';
 
 /** How late a deadline may fire, at most (see Deadlines). */
 const DEADLINE_TICK_MS = 100;
@@ -41,8 +42,6 @@ export class Database implements SqlSession {
   /** By key, the grouped transaction that takes more units of work now. */
   private readonly groups = new Map<string, TransactionGroup>();
   private readonly groupLimits: GroupLimits;
-  /** How units of work begin that went on to send more (see GroupTransaction). */
-  private readonly stagedBursts = new Set<string>();
 
   constructor(
     @Inject(DATABASE_POOL) private readonly pool: Pool,
@@ -87,18 +86,21 @@ export class Database implements SqlSession {
    * GroupTransaction): each runs alone, in the order they came, seeing what the ones before it
    * did, in a savepoint of its own, so that one that throws is rolled back alone; they are
    * pipelined on the connection, and the ones that stand commit together, with one WAL flush
-   * instead of one each. Nothing is answered before that COMMIT. Such a work may be started
-   * more than once (a start can be discarded and run again): it must do nothing but send its
-   * statements and work out its answer from theirs.
+   * instead of one each. Nothing is answered before that COMMIT. A work is the shape that
+   * makes this safe (unit-of-work.ts): it sends its statements round by round and works out
+   * its answer from theirs, so a start can be discarded and run again.
    */
-  transaction<T>(work: (tx: SqlSession) => Promise<T>, group?: string): Promise<T> {
+  transaction<T>(work: Work<T>, group?: string): Promise<T> {
+    // A unit runs in its group's turn, its continuations too: bound to its own caller's async
+    // context (its request, which the log lines name).
+    const start = AsyncResource.bind((send: SendStatement, stopped: () => Error | undefined) =>
+      startWork(work, send, stopped),
+    );
     const open = group === undefined ? undefined : this.groups.get(group);
-    // A unit that joins runs in the group's turn: bound to its own caller's async context (its
-    // request, which the log lines name).
-    const joined = open?.takesMore() ? open.join(AsyncResource.bind(work)) : undefined;
+    const joined = open?.takesMore() ? open.join(start) : undefined;
     if (joined) return joined;
     const own = new TransactionGroup(this.groupLimits);
-    const answer = own.join(work) as Promise<T>;
+    const answer = own.join(start) as Promise<T>;
     void this.runGroup(own, group);
     return answer;
   }
@@ -115,7 +117,7 @@ export class Database implements SqlSession {
       };
       await this.onConnection(
         async (client, discard) => {
-          transaction = new GroupTransaction(client, group, this.stagedBursts);
+          transaction = new GroupTransaction(client, group);
           try {
             await transaction.run();
           } catch (error) {

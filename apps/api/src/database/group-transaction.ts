@@ -2,9 +2,9 @@ import { type PoolClient } from 'pg';
 import { WriteOutcomeUnknownError } from '../common/errors';
 import { isDatabaseUnavailable } from './database-errors';
 import { holdWrites } from './database-pool';
-import { type SqlSession } from './sql-session';
 import { bindParameters, type SqlStatement } from './sql-statement';
 import { type GroupUnit, type TransactionGroup } from './transaction-group';
+import { type SendStatement } from './unit-of-work';
 
 /** What a discarded start of a unit gets for any statement it still tries to send. */
 class DiscardedStart extends Error {
@@ -21,13 +21,8 @@ interface Start {
   /** BEGIN or SAVEPOINT: it fails when a start before it failed, which discards this one. */
   readonly opened: Promise<PromiseSettledResult<unknown>>;
   outcome: Promise<PromiseSettledResult<unknown>>;
-  /** Names of the statements it sent in its first turn: its "burst". */
-  readonly burst: string[];
-  /** The burst as one key, once the first turn is over. */
-  burstKey: string;
-  firstTurnOver: boolean;
-  /** It sent a statement after its first turn: nothing starts behind it until it settles. */
-  staged: boolean;
+  /** It declared more rounds after its first (`round.next`): nothing starts behind it. */
+  sendsMore: boolean;
   discarded: boolean;
 }
 
@@ -36,21 +31,16 @@ interface Start {
  * and commits what stands.
  *
  * Units run in the order they came, each in a savepoint of its own (the first in the
- * transaction itself), and each sees what the ones before it did. They are pipelined: once a
- * unit has sent its statements, the next one starts, its statements queued on the connection
- * right behind, without waiting for the first one's answers or rules. That is a speculation,
- * settled in order:
- * - a unit that throws is answered with its error, and rolled back to its savepoint together
- *   with every unit started after it, which then start again, one at a time until one of them
- *   stands: refusals come in runs (a full project, writers sending the same `If-Match`), and
- *   pipelined again behind each one, the units would start once more per refusal before them;
- * - a unit that sends a statement after its first turn (it read, then decides what to write)
- *   has the units started after it rolled back and started again behind it, and nothing
- *   starts behind it until it is done; its first turn's statements are remembered, so that
- *   units that begin the same way are not speculated past again.
- * So a unit's work may be started more than once, and a start may be discarded: a work must
- * do nothing but send its statements and compute its answer from theirs. Nothing is answered
- * before the COMMIT (or the failure) that decides the transaction.
+ * transaction itself), and each sees what the ones before it did. They are pipelined: a unit
+ * sends its first round when it starts (see unit-of-work.ts), and if that is its only round,
+ * the next unit starts at once, its statements queued on the connection right behind, without
+ * waiting for the first one's answers or rules. That is a speculation, settled in order: a
+ * unit that fails is answered with its error, and rolled back to its savepoint together with
+ * every unit started after it, which then start again, one at a time until one of them stands
+ * (refusals come in runs: a full project, writers sending the same `If-Match`; pipelined again
+ * behind each one, the units would start once more per refusal before them). A unit that
+ * declared more rounds (a read, then a write) has nothing started behind it until it settles.
+ * Nothing is answered before the COMMIT (or the failure) that decides the transaction.
  */
 export class GroupTransaction {
   /** Units that stand, in order, with their answers: committed together. */
@@ -72,8 +62,6 @@ export class GroupTransaction {
   constructor(
     private readonly client: PoolClient,
     private readonly group: TransactionGroup,
-    /** First turns (statement names) of units that went on to send more: shared per process. */
-    private readonly stagedBursts: Set<string>,
   ) {}
 
   /** Every unit taken that stands or has yet to: what a failure of the transaction answers. */
@@ -86,25 +74,9 @@ export class GroupTransaction {
    * whole: then nothing of it is committed (or, past COMMIT, nobody knows).
    */
   async run(): Promise<void> {
-    // Units started back to back (no I/O can come between them) send their bursts in one
-    // write, which leaves before anything waits for an answer.
-    let release: (() => void) | undefined;
-    const sendHeld = () => {
-      release?.();
-      release = undefined;
-    };
     try {
       for (;;) {
-        if (this.mayStartAnother()) {
-          const unit = this.again.shift() ?? this.group.take();
-          if (unit !== undefined) {
-            release ??= holdWrites(this.client);
-            this.start(unit);
-            await endOfTurn();
-            continue;
-          }
-        }
-        sendHeld();
+        this.startWhatMay();
         const oldest = this.started[0];
         if (oldest === undefined) {
           if (this.again.length === 0 && this.group.close()) break;
@@ -119,20 +91,31 @@ export class GroupTransaction {
       }
       await this.commit();
     } finally {
-      sendHeld();
       this.ended = true;
+    }
+  }
+
+  /**
+   * Starts every unit that may start now. Their first rounds leave in one write, before
+   * anything waits for an answer.
+   */
+  private startWhatMay(): void {
+    let release: (() => void) | undefined;
+    try {
+      while (this.mayStartAnother()) {
+        const unit = this.again.shift() ?? this.group.take();
+        if (unit === undefined) break;
+        release ??= holdWrites(this.client);
+        this.start(unit);
+      }
+    } finally {
+      release?.();
     }
   }
 
   private mayStartAnother(): boolean {
     const last = this.started.at(-1);
-    return (
-      last === undefined ||
-      (!this.refusing &&
-        last.firstTurnOver &&
-        !last.staged &&
-        !this.stagedBursts.has(last.burstKey))
-    );
+    return last === undefined || (!this.refusing && !last.sendsMore);
   }
 
   private start(unit: GroupUnit): void {
@@ -144,43 +127,19 @@ export class GroupTransaction {
       savepoint,
       opened: settledOutcome(() => this.client.query(opening)),
       outcome: Promise.resolve({ status: 'fulfilled', value: undefined }),
-      burst: [],
-      burstKey: '',
-      firstTurnOver: false,
-      staged: false,
+      sendsMore: false,
       discarded: false,
     };
     this.started.push(start);
-    start.outcome = settledOutcome(() => unit.work(this.sessionFor(start)));
-    process.nextTick(() => {
-      start.firstTurnOver = true;
-      start.burstKey = start.burst.join(' ');
-    });
-  }
-
-  /** The statements of one start: refused once it is discarded, watched for a second turn. */
-  private sessionFor(start: Start): SqlSession {
-    const rows = <P extends object, R>(statement: SqlStatement<P, R>, params: P) => {
+    const send: SendStatement = (statement, params) => {
       if (start.discarded || this.ended) return Promise.reject(new DiscardedStart());
-      if (!start.firstTurnOver) start.burst.push(statement.name);
-      else if (!start.staged) this.becomesStaged(start);
       return run(this.client, statement, params);
     };
-    return { rows, row: async (statement, params) => (await rows(statement, params))[0] };
-  }
-
-  /** `start` sends more after its first turn: what started behind it runs again, after it. */
-  private becomesStaged(start: Start): void {
-    start.staged = true;
-    this.stagedBursts.add(start.burstKey);
-    const behind = this.started.splice(this.started.indexOf(start) + 1);
-    const [first] = behind;
-    if (first === undefined) return;
-    this.discard(behind);
-    // Should it fail, the savepoint is missing: its SAVEPOINT failed, because a statement of
-    // `start` had aborted the transaction. Then `start` fails too, and rolling it back takes
-    // all that followed it.
-    this.client.query(`ROLLBACK TO SAVEPOINT ${first.savepoint}`).catch(() => undefined);
+    const work = unit.start(send, () =>
+      start.discarded || this.ended ? new DiscardedStart() : undefined,
+    );
+    start.sendsMore = work.sendsMore;
+    start.outcome = settledOutcome(() => work.answer);
   }
 
   /** The oldest start has settled: it stands, or it fails alone and what followed it reruns. */
@@ -225,11 +184,6 @@ export class GroupTransaction {
     // COMMIT of a transaction that an error aborted answers ROLLBACK.
     if (committed.command !== 'COMMIT') throw new Error('COMMIT rolled the transaction back');
   }
-}
-
-/** Resolves once this turn of the event loop is over, promise callbacks included. */
-function endOfTurn(): Promise<void> {
-  return new Promise((resolve) => process.nextTick(resolve));
 }
 
 /** The work's outcome, never rejected; a work that throws at once is an outcome too. */

@@ -1,6 +1,8 @@
-import { TransactionGroup } from './transaction-group';
+import { type StartUnit, TransactionGroup } from './transaction-group';
+import { startWork } from './unit-of-work';
 
-const work = () => Promise.resolve('done');
+const work: StartUnit<string> = (send, stopped) =>
+  startWork((round) => round.finish(() => 'done'), send, stopped);
 
 describe('TransactionGroup', () => {
   it('hands out the units in the order they joined, and settles each through its own promise', async () => {

@@ -1,8 +1,17 @@
-import { type SqlSession } from './sql-session';
+import { type SendStatement, type StartedWork } from './unit-of-work';
+
+/**
+ * Starts a unit of work on the transaction's connection (see startWork), in its own caller's
+ * async context, so that its continuations, whichever group runs them, log as its request.
+ */
+export type StartUnit<T> = (
+  send: SendStatement,
+  stopped: () => Error | undefined,
+) => StartedWork<T>;
 
 /** A unit of work waiting in a group, and the settlers of its caller's promise. */
 export interface GroupUnit {
-  readonly work: (tx: SqlSession) => Promise<unknown>;
+  readonly start: StartUnit<unknown>;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -42,11 +51,11 @@ export class TransactionGroup {
     );
   }
 
-  /** Queues `work` and answers its outcome; undefined when the group takes no more units. */
-  join<T>(work: (tx: SqlSession) => Promise<T>): Promise<T> | undefined {
+  /** Queues a unit and answers its outcome; undefined when the group takes no more units. */
+  join<T>(start: StartUnit<T>): Promise<T> | undefined {
     if (!this.takesMore()) return undefined;
     const outcome = new Promise<T>((resolve, reject) => {
-      this.waiting.push({ work, resolve, reject });
+      this.waiting.push({ start, resolve, reject });
     });
     this.nextJoin?.resolve();
     this.nextJoin = undefined;
