@@ -16,7 +16,7 @@ export async function startTestApp(
   if (!url) throw new Error('LAYOUT_TEST_DATABASE_URL is not set: run through the e2e project');
   const config = loadConfig({
     DATABASE_URL: url,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.LAYOUT_TEST_LOG_LEVEL ?? 'silent',
     // Rate limiting stays on (its headers and code paths run in every test) with budgets no
     // suite reaches: every test shares 127.0.0.1, and some send hundreds of requests at once.
     // test/hardening sets small ones.
@@ -24,7 +24,8 @@ export async function startTestApp(
     RATE_LIMIT_ANONYMOUS_MAX: '1000000',
     ...env,
   });
-  const app = await createApp(config, false);
+  // Silent, unless LAYOUT_TEST_LOG_LEVEL asks for the service's log lines (to debug a test).
+  const app = await createApp(config, process.env.LAYOUT_TEST_LOG_LEVEL ? {} : false);
   await app.listen({ port: 0, host: '127.0.0.1' });
   return app;
 }
