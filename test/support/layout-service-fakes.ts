@@ -6,6 +6,7 @@ import { RequestConditions } from '../../apps/api/src/common/http/request-condit
 import { type Representation } from '../../apps/api/src/common/http/representation';
 import { type Database } from '../../apps/api/src/database/database';
 import { type SqlSession } from '../../apps/api/src/database/sql-session';
+import { Pending, type Round, Step } from '../../apps/api/src/database/unit-of-work';
 import {
   type BlockScope,
   type ColumnScope,
@@ -36,8 +37,36 @@ export const CONTENT: ContentScope = { ...COLUMN, contentId: 'ct1' };
 
 /** The pool the services read through (outside any write). */
 export const DB = { name: 'the pool' } as unknown as Database;
-/** The transaction of every fake write. */
-export const TX = { name: 'the write transaction' } as unknown as SqlSession;
+
+/** Settlers of the fake answers of the round in progress (see `reply`). */
+let unanswered: (() => void)[] = [];
+
+/**
+ * What a mocked repository answers within a fake write: a Pending that is filled in only once
+ * the round that sent it is over, as a real statement's would be. So a service that reads an
+ * answer while it is still sending (before its round's continuation) fails its test.
+ */
+export function reply<T>(value: T): Pending<T> {
+  const pending = Pending.waiting<T>();
+  unanswered.push(() => pending.settle({ status: 'fulfilled', value }));
+  return pending;
+}
+
+/** The round of every fake write: one object for every round, so tests can name it. */
+export const TX = fakeRound();
+
+function fakeRound(): TreeWrite {
+  const noStatements = () => {
+    throw new Error('A service under unit test sends no statement itself: mock its repository');
+  };
+  return {
+    project: Pending.waiting<LockedProject>(),
+    rows: noStatements,
+    row: noStatements,
+    finish: (answerOf) => Step.make({ kind: 'finish', answer: answerOf }),
+    next: (next) => Step.make({ kind: 'next', next }),
+  };
+}
 
 /** The project as the write's lock finds it: at revision 7, so the write creates 8. */
 export const LOCKED: LockedProject = {
@@ -49,61 +78,108 @@ export const LOCKED: LockedProject = {
 /** The project as a lock that answers late finds it: at revision 12, so the write creates 13. */
 export const LATE_LOCK: LockedProject = { ...LOCKED, revision: 13, currentRevision: 12 };
 
-/** A write whose lock found the project (as LOCKED, with `project` over it). */
-export const writeOf = (project: Partial<LockedProject> = {}): TreeWrite => ({
-  tx: TX,
-  project: Promise.resolve({ ...LOCKED, ...project }),
-});
+/** What the fake lock finds: the project, or nothing of the caller's (a 404). */
+type LockOutcome = { project: LockedProject } | { missing: true };
 
-/** The TreeWriter, faked: `write(scope, work)` runs `work` in a write that found LOCKED. */
+/**
+ * Runs `work` as TreeWriter does, without a database: its first round is sent (the mocked
+ * repositories called) while the lock has not answered (`write.project` cannot be read yet);
+ * then the lock's outcome goes first (a missing project is a 404), then each continuation,
+ * round after round, each seeing the answers of the round before it.
+ */
+export async function runWrite<T>(
+  work: (write: TreeWrite) => Step<T>,
+  lock: LockOutcome,
+  afterFirstRound: () => void = () => undefined,
+): Promise<T> {
+  unanswered = [];
+  Object.assign(TX, { project: Pending.waiting<LockedProject>() });
+  let step: Step<T>;
+  try {
+    step = work(TX);
+  } catch (error) {
+    step = TX.finish<T>(() => {
+      throw error;
+    });
+  }
+  afterFirstRound();
+  for (const settle of unanswered.splice(0)) settle();
+  TX.project.settle(
+    'project' in lock
+      ? { status: 'fulfilled', value: lock.project }
+      : { status: 'rejected', reason: new ResourceNotFoundError('Project') },
+  );
+  step = step.checkedFirst(() => TX.project.get());
+  // A tick, as a real round's answers take: a caller sees its promise pending meanwhile.
+  await Promise.resolve();
+  for (;;) {
+    const { shape } = step;
+    if (shape.kind === 'finish') return shape.answer();
+    step = shape.next(TX);
+    for (const settle of unanswered.splice(0)) settle();
+  }
+}
+
+/** The TreeWriter, faked: `write(scope, work)` runs `work` as runWrite does, finding LOCKED. */
 export type WriterMock = {
   write: jest.Mock<
-    (scope: ProjectScope, work: (w: TreeWrite) => Promise<unknown>) => Promise<unknown>
+    (scope: ProjectScope, work: (w: TreeWrite) => Step<unknown>) => Promise<unknown>
   >;
 };
 /** A fresh WriterMock. */
 export const writerMock = (): WriterMock => ({
-  write: jest.fn((_scope, work) => work(writeOf())),
+  write: jest.fn((_scope, work) => runWrite(work, { project: LOCKED })),
 });
 
 /** Makes `writer`'s writes find the project as LOCKED with `project` over it. */
 export function lockFinds(writer: WriterMock, project: Partial<LockedProject>): void {
-  writer.write.mockImplementation((_scope, work) => work(writeOf(project)));
+  writer.write.mockImplementation((_scope, work) =>
+    runWrite(work, { project: { ...LOCKED, ...project } }),
+  );
 }
 
 /** Makes `writer`'s writes find no project of the account's (the TreeWriter then answers 404). */
 export function lockFindsNoProject(writer: WriterMock): void {
-  writer.write.mockImplementation((_scope, work) => {
-    const project = Promise.reject(new ResourceNotFoundError('Project'));
-    project.catch(() => undefined); // the TreeWriter waits for it, whatever the work does
-    return work({ tx: TX, project });
-  });
+  writer.write.mockImplementation((_scope, work) => runWrite(work, { missing: true }));
 }
 
-/** Makes `writer`'s writes run behind a lock that answers only when the test resolves it. */
-export function pendingLock(writer: WriterMock): { resolve: (project: LockedProject) => void } {
-  let resolve!: (project: LockedProject) => void;
-  const project = new Promise<LockedProject>((res) => (resolve = res));
-  writer.write.mockImplementation((_scope, work) => work({ tx: TX, project }));
-  return { resolve };
+/**
+ * Makes `writer`'s writes find the project as `project`, and calls `whileSending` once the work
+ * has sent its first round and before the lock has answered.
+ */
+export function duringFirstRound(
+  writer: WriterMock,
+  whileSending: () => void,
+  project: LockedProject = LOCKED,
+): void {
+  writer.write.mockImplementationOnce((_scope, work) => runWrite(work, { project }, whileSending));
 }
 
 /** Lets every pending promise callback run. */
 export const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** SiblingOrderRepository.keyAt, faked as the real one answers: no position, no key; else '1500'. */
-export const keyAtMock = () =>
-  jest.fn<SiblingOrderRepository['keyAt']>((_tx, _level, request) =>
-    Promise.resolve(request.position === undefined ? undefined : '1500'),
-  );
+/**
+ * SiblingOrderRepository.placed, faked as the real one answers: a place asked for (a position,
+ * or right after a sibling) is the key '1500', in a round of its own; none is null, at once.
+ */
+export const placedMock = () =>
+  jest.fn<SiblingOrderRepository['placed']>((round, _level, where, then) => {
+    if (where.position === undefined && where.afterId === undefined) return then(null, round);
+    return round.next((next) => then('1500', next));
+  });
 
 /** A repository's TaggedReads, mocked: the document with its revision, and the revision alone. */
 export type ReadsMock<P> = {
   document: jest.Mock<(db: SqlSession, p: P) => Promise<TaggedDocument | undefined>>;
+  documentIn: jest.Mock<(round: Round, p: P) => Pending<TaggedDocument | undefined>>;
   revision: jest.Mock<(db: SqlSession, p: P) => Promise<number | undefined>>;
 };
 /** A fresh ReadsMock, answering nothing until a test says what. */
-export const readsMock = <P>(): ReadsMock<P> => ({ document: jest.fn(), revision: jest.fn() });
+export const readsMock = <P>(): ReadsMock<P> => ({
+  document: jest.fn(),
+  documentIn: jest.fn(),
+  revision: jest.fn(),
+});
 
 /** A request with `If-Match: <tag>`. */
 export const ifMatch = (tag: string) => RequestConditions.fromHeaders({ 'if-match': tag });
@@ -216,7 +292,7 @@ export function describeNodeReads<S extends object, L extends object>(
 export interface NodeDelete<S> {
   service: { delete(scope: S, conditions: RequestConditions): Promise<Representation<never>> };
   /** The repository's delete: answers the deleted node's revision, or undefined for none. */
-  remove: jest.Mock<(tx: SqlSession, scope: S) => Promise<number | undefined>>;
+  remove: jest.Mock<(round: Round, scope: S) => Pending<number | undefined>>;
   writer: WriterMock;
 }
 
@@ -231,28 +307,26 @@ export function describeNodeDelete<S extends object>(
   describe('delete', () => {
     it('deletes at revision 8 and answers no body with Project-Revision 8', async () => {
       const { service, remove } = subject();
-      remove.mockResolvedValue(5);
-      const answer = await service.delete(scope, ifMatch('"r5"'));
+      remove.mockImplementation(() => reply(5));
+      const deleted = await service.delete(scope, ifMatch('"r5"'));
       expect(remove).toHaveBeenCalledWith(TX, scope);
-      expect(answer.body).toBeUndefined();
-      expect(answer.notModified).toBe(false);
-      expect(answer.headers).toEqual({ projectRevision: 8 });
+      expect(deleted.body).toBeUndefined();
+      expect(deleted.notModified).toBe(false);
+      expect(deleted.headers).toEqual({ projectRevision: 8 });
     });
 
-    it('sends the delete without waiting for the lock’s answer', async () => {
+    it('sends the delete in the lock’s round, then answers at the revision the lock reports', async () => {
       const { service, remove, writer } = subject();
-      remove.mockResolvedValue(5);
-      const lock = pendingLock(writer);
-      const answer = service.delete(scope, ifMatch('"r5"'));
-      await settle();
-      expect(remove).toHaveBeenCalledWith(TX, scope);
-      lock.resolve(LATE_LOCK);
-      await expect(answer).resolves.toMatchObject({ headers: { projectRevision: 13 } });
+      remove.mockImplementation(() => reply(5));
+      duringFirstRound(writer, () => expect(remove).toHaveBeenCalledWith(TX, scope), LATE_LOCK);
+      await expect(service.delete(scope, ifMatch('"r5"'))).resolves.toMatchObject({
+        headers: { projectRevision: 13 },
+      });
     });
 
     it(`fails with the deleted ${node}’s tag when If-Match names another (the write rolls back)`, async () => {
       const { service, remove, writer } = subject();
-      remove.mockResolvedValue(5);
+      remove.mockImplementation(() => reply(5));
       // An older tag, the project's current and next revisions, and the weak form of its own.
       const others = ['"r4"', '"r7"', '"r8"', 'W/"r5"'];
       for (const tag of others) {
@@ -269,10 +343,17 @@ export function describeNodeDelete<S extends object>(
 
     it(`a missing ${node} is ResourceNotFoundError, whatever If-Match says`, async () => {
       const { service, remove } = subject();
-      remove.mockResolvedValue(undefined);
+      remove.mockImplementation(() => reply(undefined));
       for (const conditions of [RequestConditions.NONE, ifMatch('*'), ifMatch('"r5"')]) {
         await expectNotFound(service.delete(scope, conditions), name);
       }
+    });
+
+    it(`another account’s project is ResourceNotFoundError("Project"), before the ${node}’s rules`, async () => {
+      const { service, remove, writer } = subject();
+      remove.mockImplementation(() => reply(undefined));
+      lockFindsNoProject(writer);
+      await expectNotFound(service.delete(scope, ifMatch('"r1"')), 'Project');
     });
   });
 }

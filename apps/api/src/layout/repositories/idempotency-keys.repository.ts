@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type SqlSession } from '../../database/sql-session';
+import { type Pending, type Round } from '../../database/unit-of-work';
 import { sqlStatement } from '../../database/sql-statement';
 
 /** How long a key is kept: a retry within it replays the first answer. */
@@ -7,7 +7,7 @@ export const IDEMPOTENCY_KEY_HOURS = 24;
 
 type Key = { accountId: string; key: string };
 
-/** The first answer to a create, as kept for its key. */
+/** The first answer to a request, as kept for its key. */
 export interface RememberedAnswer {
   fingerprint: string;
   status: number;
@@ -19,7 +19,7 @@ export interface RememberedAnswer {
 
 // The account's keys past their day go, so that the table holds one day of keys at most.
 const FORGET_EXPIRED = sqlStatement<{ accountId: string }, never>(
-  'idempotency-key.forget-expired',
+  'idempotency-keys.forget-expired',
   `DELETE FROM idempotency_keys
    WHERE account_id = $accountId AND created_at < now() - interval '${IDEMPOTENCY_KEY_HOURS} hours'`,
 );
@@ -27,7 +27,7 @@ const FORGET_EXPIRED = sqlStatement<{ accountId: string }, never>(
 // Taking the key: inserted by this transaction (a row), or already kept (none). A concurrent
 // transaction inserting the same key makes this one wait for its outcome.
 const CLAIM = sqlStatement<Key & { fingerprint: string }, { claimed: boolean }>(
-  'idempotency-key.claim',
+  'idempotency-keys.claim',
   `INSERT INTO idempotency_keys (account_id, key, fingerprint, status, body)
    VALUES ($accountId, $key, $fingerprint, 0, '')
    ON CONFLICT (account_id, key) DO NOTHING
@@ -35,13 +35,13 @@ const CLAIM = sqlStatement<Key & { fingerprint: string }, { claimed: boolean }>(
 );
 
 const FIND = sqlStatement<Key, RememberedAnswer>(
-  'idempotency-key.find',
+  'idempotency-keys.find',
   `SELECT fingerprint, status, body, etag, location, project_revision AS "projectRevision"
    FROM idempotency_keys WHERE account_id = $accountId AND key = $key`,
 );
 
 const REMEMBER = sqlStatement<Key & Omit<RememberedAnswer, 'fingerprint'>, never>(
-  'idempotency-key.remember',
+  'idempotency-keys.remember',
   `UPDATE idempotency_keys
    SET status = $status, body = $body, etag = $etag, location = $location,
        project_revision = $projectRevision
@@ -52,20 +52,16 @@ const REMEMBER = sqlStatement<Key & Omit<RememberedAnswer, 'fingerprint'>, never
 @Injectable()
 export class IdempotencyKeysRepository {
   /** True when this transaction took the key; false when it was kept already. */
-  async claim(tx: SqlSession, key: Key, fingerprint: string): Promise<boolean> {
-    await tx.rows(FORGET_EXPIRED, { accountId: key.accountId });
-    return (await tx.row(CLAIM, { ...key, fingerprint }))?.claimed === true;
+  claim(round: Round, key: Key, fingerprint: string): Pending<boolean> {
+    round.rows(FORGET_EXPIRED, { accountId: key.accountId });
+    return round.row(CLAIM, { ...key, fingerprint }).map((row) => row?.claimed === true);
   }
 
-  find(tx: SqlSession, key: Key): Promise<RememberedAnswer | undefined> {
-    return tx.row(FIND, key);
+  find(round: Round, key: Key): Pending<RememberedAnswer | undefined> {
+    return round.row(FIND, key);
   }
 
-  async remember(
-    tx: SqlSession,
-    key: Key,
-    answer: Omit<RememberedAnswer, 'fingerprint'>,
-  ): Promise<void> {
-    await tx.rows(REMEMBER, { ...key, ...answer });
+  remember(round: Round, key: Key, answer: Omit<RememberedAnswer, 'fingerprint'>): void {
+    round.rows(REMEMBER, { ...key, ...answer });
   }
 }

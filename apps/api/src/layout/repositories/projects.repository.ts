@@ -4,8 +4,11 @@ import { sqlStatement } from '../../database/sql-statement';
 import { type ProjectScope } from '../layout.scopes';
 import { type ProjectListKey } from '../project-list-cursor';
 import { projectBytes, projectJson, projectSummaryJson } from './sql/documents.sql';
+import { treeWriteStatement } from './sql/changes.sql';
+import { COPY_PROJECT, copyDocumentStatement } from './sql/copy-node.sql';
 import { ownedPath, WRITE_REVISION } from './sql/paths.sql';
 import { TaggedReads } from './sql/tagged-reads';
+import { type Pending, type Round } from '../../database/unit-of-work';
 
 // A page of an account's projects: creation order, the id breaking ties, so that the order is
 // total and a page starts right after the previous page's last project (keyset pagination).
@@ -47,6 +50,15 @@ const pageDocument = (after: boolean) =>
    FROM ${pageOf(after)}`;
 const pageDigest = (after: boolean) =>
   `SELECT ${DIGEST} AS digest, ${MORE} AS more FROM ${pageOf(after)}`;
+
+const READS = {
+  project: new TaggedReads<ProjectScope>(
+    'projects.project',
+    ownedPath('project'),
+    'p.revision',
+    projectJson('p'),
+  ),
+};
 
 const FIRST_PAGE = sqlStatement<PageParams, PageRow>('projects.first-page', pageDocument(false));
 const NEXT_PAGE = sqlStatement<AfterParams, PageRow>('projects.next-page', pageDocument(true));
@@ -100,7 +112,7 @@ function pageParams(query: ProjectPageQuery): PageParams | AfterParams {
 // statements take, not for the time this process needs to read each answer. A lock that finds
 // no project sets nothing, and every write statement then changes nothing.
 const LOCK = sqlStatement<ProjectScope, { revision: number; title: string; tree_bytes: string }>(
-  'project.lock',
+  'projects.lock',
   `WITH locked AS (
      SELECT p.* FROM projects p WHERE p.id = $projectId AND p.owner_id = $accountId
      FOR NO KEY UPDATE)
@@ -114,7 +126,7 @@ const INSERT = sqlStatement<
   { accountId: string; title: string },
   { id: string; revision: number; json: string; projects: number }
 >(
-  'project.insert',
+  'projects.insert',
   `WITH counted AS (
      UPDATE accounts a SET project_count = a.project_count + 1 WHERE a.id = $accountId
      RETURNING a.project_count),
@@ -124,24 +136,33 @@ const INSERT = sqlStatement<
    SELECT i.id, i.revision, i.json, c.project_count AS projects FROM inserted i, counted c`,
 );
 
-const RETITLE = sqlStatement<
+const RETITLE = treeWriteStatement<
   ProjectScope & { title: string },
   { json: string; tree_bytes: string }
->(
-  'project.retitle',
-  `UPDATE projects p SET title = $title, revision = ${WRITE_REVISION}, updated_at = now()
-   WHERE p.id = $projectId AND ${WRITE_REVISION} IS NOT NULL
-   RETURNING (${projectJson('p')})::text AS json, ${projectBytes('p')} AS tree_bytes`,
-);
+>('projects.retitle', 'project', {
+  with: `target AS (
+     SELECT p.id, ${projectBytes('p')} AS bytes FROM projects p
+     WHERE p.id = $projectId AND ${WRITE_REVISION} IS NOT NULL),
+   updated AS (
+     UPDATE projects p SET title = $title, revision = ${WRITE_REVISION}, updated_at = now()
+     FROM target t WHERE p.id = t.id
+     RETURNING p.id, (${projectJson('p')})::text AS json, ${projectBytes('p')} AS tree_bytes)`,
+  changed: `SELECT t.id, NULL::uuid, NULL::uuid, t.bytes, u.tree_bytes
+    FROM updated u JOIN target t ON t.id = u.id`,
+  select: `SELECT u.json, u.tree_bytes FROM updated u`,
+});
 
+// Deleting a project deletes its tree (the foreign keys cascade): nothing is left to follow.
 const DELETE = sqlStatement<ProjectScope, never>(
-  'project.delete',
+  'projects.delete',
   `WITH deleted AS (
      DELETE FROM projects p WHERE p.id = $projectId AND p.owner_id = $accountId
      RETURNING p.owner_id)
    UPDATE accounts a SET project_count = a.project_count - 1
    FROM deleted d WHERE a.id = d.owner_id`,
 );
+
+const COPY_DOCUMENT = copyDocumentStatement('project', projectJson);
 
 export interface LockedProject {
   revision: number;
@@ -152,14 +173,7 @@ export interface LockedProject {
 
 @Injectable()
 export class ProjectsRepository {
-  readonly reads = {
-    project: new TaggedReads<ProjectScope>(
-      'project',
-      ownedPath('project'),
-      'p.revision',
-      projectJson('p'),
-    ),
-  };
+  readonly reads = READS;
 
   /** A page of the account's projects; the digest alone is what a 304 needs. */
   async page(db: SqlSession, query: ProjectPageQuery): Promise<ProjectPage> {
@@ -185,33 +199,84 @@ export class ProjectsRepository {
   }
 
   /** Locks the project for a write; undefined when it does not exist for this account. */
-  async lockForWrite(tx: SqlSession, scope: ProjectScope): Promise<LockedProject | undefined> {
-    const row = await tx.row(LOCK, scope);
-    return row && { revision: row.revision, title: row.title, treeBytes: Number(row.tree_bytes) };
+  lockForWrite(round: Round, scope: ProjectScope): Pending<LockedProject | undefined> {
+    return round
+      .row(LOCK, scope)
+      .map(
+        (row) =>
+          row && { revision: row.revision, title: row.title, treeBytes: Number(row.tree_bytes) },
+      );
   }
 
   /** A new project and the number of projects the account has with it. */
-  async insert(
-    tx: SqlSession,
+  insert(
+    round: Round,
     accountId: string,
     title: string,
-  ): Promise<{ id: string; revision: number; json: string; projects: number }> {
-    const row = await tx.row(INSERT, { accountId, title });
-    if (!row) throw new Error('project.insert: the signed-in account is gone');
-    return row;
+  ): Pending<{ id: string; revision: number; json: string; projects: number }> {
+    return round.row(INSERT, { accountId, title }).map((row) => {
+      if (!row) throw new Error('projects.insert: the signed-in account is gone');
+      return row;
+    });
   }
 
-  async retitle(
-    tx: SqlSession,
+  retitle(
+    round: Round,
     scope: ProjectScope,
     title: string,
-  ): Promise<{ json: string; treeBytes: number }> {
-    const row = await tx.row(RETITLE, { ...scope, title });
-    if (!row) throw new Error('project.retitle: the project found under the lock is gone');
-    return { json: row.json, treeBytes: Number(row.tree_bytes) };
+  ): Pending<{ json: string; treeBytes: number }> {
+    return round.row(RETITLE, { ...scope, title }).map((row) => {
+      if (!row) throw new Error('projects.retitle: the project found under the lock is gone');
+      return { json: row.json, treeBytes: Number(row.tree_bytes) };
+    });
   }
 
-  async delete(tx: SqlSession, scope: ProjectScope): Promise<void> {
-    await tx.rows(DELETE, scope);
+  delete(round: Round, scope: ProjectScope): Pending<unknown> {
+    return round.rows(DELETE, scope);
   }
+
+  /**
+   * Copies the caller's project, with its whole tree, into a new project of theirs, `copyId`
+   * (see COPY_PROJECT), and reads the copy's document in the same round.
+   */
+  copy(
+    round: Round,
+    scope: ProjectScope,
+    request: {
+      copyId: string;
+      title: string | null;
+      titleMax: number;
+      titleSuffix: string;
+      maxNodes: number;
+    },
+  ): { copied: Pending<CopiedProject | undefined>; json: Pending<string | undefined> } {
+    return {
+      copied: round.row(COPY_PROJECT, { ...scope, ...request }).map(
+        (row) =>
+          row && {
+            revision: row.revision,
+            nodes: Number(row.nodes),
+            projects: row.projects ?? undefined,
+            treeBytes: row.tree_bytes === null ? undefined : Number(row.tree_bytes),
+            copied: row.copied,
+          },
+      ),
+      json: round
+        .row(COPY_DOCUMENT, { projectId: scope.projectId, copyId: request.copyId })
+        .map((row) => row?.json),
+    };
+  }
+}
+
+/** What a project's copy reports (see COPY_PROJECT). */
+export interface CopiedProject {
+  /** The original's tag, for `If-Match`. */
+  revision: number;
+  /** Nodes the copy makes: the project and everything in it. */
+  nodes: number;
+  /** The account's projects with the copy; undefined when nothing was copied. */
+  projects: number | undefined;
+  /** The copy's whole answer; undefined when nothing was copied. */
+  treeBytes: number | undefined;
+  copied: boolean;
 }

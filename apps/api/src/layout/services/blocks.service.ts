@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { isDeepStrictEqual } from 'node:util';
 import {
   type BlockResponse,
@@ -7,8 +6,13 @@ import {
   BLOCKS_PER_PROJECT_MAX,
   type CreateBlockDto,
   DEFAULT_BLOCK_STYLE,
+  DUPLICATE_NODES_MAX,
+  type DuplicateBlockDto,
+  type MoveBlockDto,
+  PROJECT_TREE_MAX_BYTES,
   type UpdateBlockDto,
 } from '@layout/contracts';
+import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { type RequestConditions } from '../../common/http/request-conditions';
 import { Representation } from '../../common/http/representation';
 import { Database } from '../../database/database';
@@ -18,11 +22,15 @@ import { type BlockScope, type ProjectScope } from '../layout.scopes';
 import { listTag, nodeTag } from '../layout.tags';
 import { BlocksRepository } from '../repositories/blocks.repository';
 import { SiblingOrderRepository } from '../repositories/sibling-order.repository';
+import { newNodeId } from './body-ids';
 import { answerNode, answerUnchanged } from './node-answers';
 import { notFound } from './not-found';
 import { readTagged } from './tagged-read';
-import { assertTreeWithin, assertWithinCount } from './tree-limits';
+import { assertCopied, assertCopyWithin, assertTreeWithin, assertWithinCount } from './tree-limits';
 import { TreeWriter } from './tree-writer';
+
+/** What a move answers: 200 (a create, or a copy, 201). */
+const MOVED = 200;
 
 @Injectable()
 export class BlocksService {
@@ -53,28 +61,29 @@ export class BlocksService {
     idempotency?: IdempotencyRequest,
   ): Promise<Representation<BlockResponse>> {
     const block = { description: body.description, style: withDefaults(body.style) };
+    const where = {
+      projectId: scope.projectId,
+      parentId: scope.projectId,
+      position: body.position,
+    };
     return this.writer.write(
       scope,
-      async (write) => {
-        const sortKey = await this.order.keyAt(write.tx, 'block', {
-          projectId: scope.projectId,
-          parentId: scope.projectId,
-          position: body.position,
-          selfId: null,
-        });
-        const created = await this.blocks.insert(write.tx, scope, block, {
-          sortKey: sortKey ?? null,
-        });
-        assertWithinCount(created.siblings, BLOCKS_PER_PROJECT_MAX, 'A project');
-        const project = await write.project;
-        assertTreeWithin(project.treeBytes, created.treeBytes);
-        return answerNode<BlockResponse>(
-          created.json,
-          project.revision,
-          project.revision,
-          pathOf.block({ ...scope, blockId: created.id }),
-        );
-      },
+      (write) =>
+        this.order.placed(write, 'block', where, (sortKey, round) => {
+          const created = this.blocks.insert(round, scope, block, { sortKey });
+          return round.finish(() => {
+            const node = created.get();
+            assertWithinCount(node.siblings, BLOCKS_PER_PROJECT_MAX, 'A project');
+            const project = write.project.get();
+            assertTreeWithin(project.treeBytes, node.treeBytes);
+            return answerNode<BlockResponse>(
+              node.json,
+              project.revision,
+              project.revision,
+              pathOf.block({ ...scope, blockId: node.id }),
+            );
+          });
+        }),
       idempotency,
     );
   }
@@ -85,53 +94,141 @@ export class BlocksService {
     body: UpdateBlockDto,
     conditions: RequestConditions,
   ): Promise<Representation<BlockResponse>> {
-    return this.writer.write(scope, async (write) => {
-      const current = (await this.blocks.findForWrite(write.tx, scope)) ?? notFound('Block');
-      conditions.assertIfMatch(nodeTag(current.revision));
-      const next = {
-        description: body.description ?? current.description,
-        style: body.style === undefined ? current.style : withDefaults(body.style),
-      };
-      const changed = !isDeepStrictEqual(next, {
-        description: current.description,
-        style: current.style,
+    return this.writer.write(scope, (write) => {
+      const found = this.blocks.findForWrite(write, scope);
+      return write.next((round) => {
+        const current = found.get() ?? notFound('Block');
+        conditions.assertIfMatch(nodeTag(current.revision));
+        const next = {
+          description: body.description ?? current.description,
+          style: body.style === undefined ? current.style : withDefaults(body.style),
+        };
+        const changed = !isDeepStrictEqual(next, {
+          description: current.description,
+          style: current.style,
+        });
+        const where = {
+          projectId: scope.projectId,
+          parentId: scope.projectId,
+          position: body.position,
+          selfId: scope.blockId,
+        };
+        return this.order.placed(round, 'block', where, (sortKey, last) => {
+          const project = write.project.get();
+          if (!changed && sortKey === null) {
+            return answerUnchanged<BlockScope, BlockResponse>(
+              last,
+              this.blocks.reads.block,
+              scope,
+              project.currentRevision,
+              'Block',
+            );
+          }
+          const updated = this.blocks.update(last, scope, next, { sortKey, changed });
+          return last.finish(() => {
+            const node = updated.get();
+            assertTreeWithin(project.treeBytes, node.treeBytes);
+            return answerNode<BlockResponse>(
+              node.json,
+              changed ? project.revision : current.revision,
+              project.revision,
+            );
+          });
+        });
       });
-      const sortKey = await this.order.keyAt(write.tx, 'block', {
-        projectId: scope.projectId,
-        parentId: scope.projectId,
-        position: body.position,
-        selfId: scope.blockId,
-      });
-      const project = await write.project;
-      if (!changed && sortKey === undefined) {
-        return answerUnchanged(
-          write.tx,
-          this.blocks.reads.block,
-          scope,
-          project.currentRevision,
-          'Block',
-        );
-      }
-      const updated = await this.blocks.update(write.tx, scope, next, {
-        sortKey: sortKey ?? null,
-        changed,
-      });
-      assertTreeWithin(project.treeBytes, updated.treeBytes);
-      return answerNode<BlockResponse>(
-        updated.json,
-        changed ? project.revision : current.revision,
-        project.revision,
-      );
     });
   }
 
   async delete(scope: BlockScope, conditions: RequestConditions): Promise<Representation<never>> {
-    return this.writer.write(scope, async (write) => {
-      const deleted = (await this.blocks.delete(write.tx, scope)) ?? notFound('Block');
-      conditions.assertIfMatch(nodeTag(deleted));
-      const project = await write.project;
-      return Representation.empty({ projectRevision: project.revision });
+    return this.writer.write(scope, (write) => {
+      const deleted = this.blocks.delete(write, scope);
+      return write.finish(() => {
+        conditions.assertIfMatch(nodeTag(deleted.get() ?? notFound('Block')));
+        return Representation.empty({ projectRevision: write.project.get().revision });
+      });
     });
+  }
+
+  /** Moves the block, with everything in it, to `position` among the project's blocks. */
+  async move(
+    scope: BlockScope,
+    body: MoveBlockDto,
+    conditions: RequestConditions,
+    idempotency?: IdempotencyRequest,
+  ): Promise<Representation<BlockResponse>> {
+    const where = {
+      projectId: scope.projectId,
+      parentId: scope.projectId,
+      position: body.position,
+      selfId: scope.blockId,
+    };
+    return this.writer.write(
+      scope,
+      (write) =>
+        this.order.placed(write, 'block', where, (sortKey, round) => {
+          const moved = this.blocks.move(round, scope, { sortKey, atEnd: false });
+          return round.finish(() => {
+            const node = moved.get() ?? notFound('Block');
+            conditions.assertIfMatch(nodeTag(node.revision));
+            const project = write.project.get();
+            if (node.moved) assertTreeWithin(project.treeBytes, node.treeBytes ?? 0);
+            return answerNode<BlockResponse>(
+              node.json,
+              node.revision,
+              node.moved ? project.revision : project.currentRevision,
+              pathOf.block(scope),
+            );
+          });
+        }),
+      idempotency,
+      MOVED,
+    );
+  }
+
+  /**
+   * Copies the block with everything in it, new ids everywhere, at `position` among the
+   * project's blocks; without one, right after the original.
+   */
+  async duplicate(
+    scope: BlockScope,
+    body: DuplicateBlockDto,
+    conditions: RequestConditions,
+    idempotency?: IdempotencyRequest,
+  ): Promise<Representation<BlockResponse>> {
+    const copyId = newNodeId();
+    const where = {
+      projectId: scope.projectId,
+      parentId: scope.projectId,
+      position: body.position,
+      afterId: scope.blockId,
+    };
+    return this.writer.write(
+      scope,
+      (write) =>
+        this.order.placed(write, 'block', where, (sortKey, round) => {
+          const copy = this.blocks.copy(round, scope, {
+            copyId,
+            sortKey,
+            maxNodes: DUPLICATE_NODES_MAX,
+            maxTreeBytes: PROJECT_TREE_MAX_BYTES,
+          });
+          return round.finish(() => {
+            const copied = copy.copied.get() ?? notFound('Block');
+            conditions.assertIfMatch(nodeTag(copied.revision));
+            assertCopyWithin(copied);
+            assertWithinCount(copied.siblings ?? 0, BLOCKS_PER_PROJECT_MAX, 'A project');
+            assertCopied(copied);
+            const project = write.project.get();
+            return answerNode<BlockResponse>(
+              copy.json.get() ?? notFound('Block'),
+              project.revision,
+              project.revision,
+              pathOf.block({ projectId: scope.projectId, blockId: copyId }),
+            );
+          });
+        }),
+      idempotency,
+    );
   }
 }
 

@@ -1,17 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { isDeepStrictEqual } from 'node:util';
 import {
   type ColumnContentDto,
   type ColumnResponse,
   CONTENTS_PER_COLUMN_MAX,
   type CreateColumnDto,
+  DUPLICATE_NODES_MAX,
+  type DuplicateColumnDto,
+  type MoveColumnDto,
+  PROJECT_TREE_MAX_BYTES,
   type UpdateColumnDto,
 } from '@layout/contracts';
 import { RequestValidationError } from '../../common/errors';
+import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { type RequestConditions } from '../../common/http/request-conditions';
 import { Representation } from '../../common/http/representation';
 import { Database } from '../../database/database';
+import { type Pending, type Round, type Step } from '../../database/unit-of-work';
 import { ContentComposer, type PreparedContent } from '../content/content-composer';
 import { type ContentRecord, type ContentWrite } from '../layout.records';
 import { pathOf } from '../layout.paths';
@@ -19,13 +24,24 @@ import { type ColumnScope, type RowScope } from '../layout.scopes';
 import { listTag, nodeTag } from '../layout.tags';
 import { type ColumnForWrite, ColumnsRepository } from '../repositories/columns.repository';
 import { SiblingOrderRepository } from '../repositories/sibling-order.repository';
+import { type Destination } from '../repositories/written-node';
+import { newNodeId, parentIdOf } from './body-ids';
 import { answerNode } from './node-answers';
 import { notFound } from './not-found';
 import { assertPathId } from './path-id';
 import { assertFitsInRow } from './row-width';
 import { readTagged } from './tagged-read';
-import { assertContentData, assertTreeWithin, assertWithinCount } from './tree-limits';
-import { type TreeWrite, TreeWriter } from './tree-writer';
+import {
+  assertContentData,
+  assertCopied,
+  assertCopyWithin,
+  assertTreeWithin,
+  assertWithinCount,
+} from './tree-limits';
+import { type LockedProject, type TreeWrite, TreeWriter } from './tree-writer';
+
+/** What a move answers: 200 (a create, or a copy, 201). */
+const MOVED = 200;
 
 @Injectable()
 export class ColumnsService {
@@ -48,43 +64,43 @@ export class ColumnsService {
     return readTagged(this.db, this.columns.reads.column, scope, conditions, nodeTag, 'Column');
   }
 
+  /**
+   * A new column, with its contents when the body has some: the column, its contents and its
+   * document go in one round (its id is made here, so that they can name it).
+   */
   async create(
     scope: RowScope,
     body: CreateColumnDto,
     idempotency?: IdempotencyRequest,
   ): Promise<Representation<ColumnResponse>> {
     const contents = this.planContents(this.prepareContents(body.contents ?? []), []);
+    const columnScope = { ...scope, columnId: newNodeId() };
+    const where = { projectId: scope.projectId, parentId: scope.rowId, position: body.position };
     return this.writer.write(
       scope,
-      async (write) => {
-        const sortKey = await this.order.keyAt(write.tx, 'column', {
-          projectId: scope.projectId,
-          parentId: scope.rowId,
-          position: body.position,
-          selfId: null,
-        });
-        const created =
-          (await this.columns.insert(write.tx, scope, body.size, {
-            sortKey: sortKey ?? null,
-          })) ?? notFound('Row');
-        assertFitsInRow(created.others, body.size);
-        const columnScope = { ...scope, columnId: created.id };
-        const written =
-          contents.length === 0
-            ? created
-            : await this.columns.replaceContents(write.tx, columnScope, contents, {
-                sortKey: null,
-                size: null,
-              });
-        const project = await write.project;
-        assertTreeWithin(project.treeBytes, written.treeBytes);
-        return answerNode<ColumnResponse>(
-          written.json,
-          project.revision,
-          project.revision,
-          pathOf.column(columnScope),
-        );
-      },
+      (write) =>
+        this.order.placed(write, 'column', where, (sortKey, round) => {
+          const created = this.columns.insert(round, columnScope, body.size, { sortKey });
+          const filled =
+            contents.length === 0
+              ? undefined
+              : {
+                  treeBytes: this.columns.replaceContents(round, columnScope, contents),
+                  document: this.columns.reads.column.documentIn(round, columnScope),
+                };
+          return round.finish(() => {
+            const column = created.get() ?? notFound('Row');
+            assertFitsInRow(column.others, body.size);
+            const project = write.project.get();
+            assertTreeWithin(project.treeBytes, filled?.treeBytes.get() ?? column.treeBytes);
+            return answerNode<ColumnResponse>(
+              filled?.document.get()?.json ?? column.json,
+              project.revision,
+              project.revision,
+              pathOf.column(columnScope),
+            );
+          });
+        }),
       idempotency,
     );
   }
@@ -102,78 +118,185 @@ export class ColumnsService {
     const elements = body.contents && this.prepareContents(body.contents);
     return this.writer.write(scope, (write) =>
       elements === undefined
-        ? this.resize(write, scope, body, conditions)
+        ? this.resize(write, write.project, scope, body, conditions)
         : this.replace(write, scope, body, elements, conditions),
     );
   }
 
   async delete(scope: ColumnScope, conditions: RequestConditions): Promise<Representation<never>> {
-    return this.writer.write(scope, async (write) => {
-      const deleted = (await this.columns.delete(write.tx, scope)) ?? notFound('Column');
-      conditions.assertIfMatch(nodeTag(deleted));
-      const project = await write.project;
-      return Representation.empty({ projectRevision: project.revision });
+    return this.writer.write(scope, (write) => {
+      const deleted = this.columns.delete(write, scope);
+      return write.finish(() => {
+        conditions.assertIfMatch(nodeTag(deleted.get() ?? notFound('Column')));
+        return Representation.empty({ projectRevision: write.project.get().revision });
+      });
     });
   }
 
+  /**
+   * Moves the column, with its contents, to the row `rowId` of the project (its own when left
+   * out), at `position` (the end when left out), if that row has room for its size. It keeps
+   * its id and its tag; its new path is the answer's `Location`.
+   */
+  async move(
+    scope: ColumnScope,
+    body: MoveColumnDto,
+    conditions: RequestConditions,
+    idempotency?: IdempotencyRequest,
+  ): Promise<Representation<ColumnResponse>> {
+    const toParentId = parentIdOf(body.rowId, 'Row');
+    const where = {
+      projectId: scope.projectId,
+      parentId: toParentId ?? scope.rowId,
+      position: body.position,
+      selfId: scope.columnId,
+    };
+    return this.writer.write(
+      scope,
+      (write) =>
+        this.order.placed(write, 'column', where, (sortKey, round) => {
+          const atEnd = body.position === undefined;
+          const moved = this.columns.move(round, scope, { toParentId, sortKey, atEnd });
+          return round.finish(() => {
+            const node = moved.get() ?? notFound('Column');
+            const row = node.destination ?? notFound('Row');
+            conditions.assertIfMatch(nodeTag(node.revision));
+            const project = write.project.get();
+            if (node.moved) {
+              assertFitsInRow(node.others, node.size);
+              assertTreeWithin(project.treeBytes, node.treeBytes ?? 0);
+            }
+            return answerNode<ColumnResponse>(
+              node.json,
+              node.revision,
+              node.moved ? project.revision : project.currentRevision,
+              columnPath(scope, row, scope.columnId),
+            );
+          });
+        }),
+      idempotency,
+      MOVED,
+    );
+  }
+
+  /**
+   * Copies the column with its contents, new ids everywhere, into the row `rowId` (its own when
+   * left out), at `position`; without one, right after the original in its own row, else at
+   * the end. A copy that does not fit its row answers 409 with `availableSize`.
+   */
+  async duplicate(
+    scope: ColumnScope,
+    body: DuplicateColumnDto,
+    conditions: RequestConditions,
+    idempotency?: IdempotencyRequest,
+  ): Promise<Representation<ColumnResponse>> {
+    const toParentId = parentIdOf(body.rowId, 'Row');
+    const copyId = newNodeId();
+    const where = {
+      projectId: scope.projectId,
+      parentId: toParentId ?? scope.rowId,
+      position: body.position,
+      afterId: toParentId === null || toParentId === scope.rowId ? scope.columnId : undefined,
+    };
+    return this.writer.write(
+      scope,
+      (write) =>
+        this.order.placed(write, 'column', where, (sortKey, round) => {
+          const copy = this.columns.copy(round, scope, {
+            copyId,
+            toParentId,
+            sortKey,
+            maxNodes: DUPLICATE_NODES_MAX,
+            maxTreeBytes: PROJECT_TREE_MAX_BYTES,
+          });
+          return round.finish(() => {
+            const copied = copy.copied.get() ?? notFound('Column');
+            const row = copied.destination ?? notFound('Row');
+            conditions.assertIfMatch(nodeTag(copied.revision));
+            assertCopyWithin(copied);
+            assertFitsInRow(copied.others, copied.size);
+            assertCopied(copied);
+            const project = write.project.get();
+            return answerNode<ColumnResponse>(
+              copy.json.get() ?? notFound('Column'),
+              project.revision,
+              project.revision,
+              columnPath(scope, row, copyId),
+            );
+          });
+        }),
+      idempotency,
+    );
+  }
+
   /** A size and/or a place: one statement, then the rules on what it reports. */
-  private async resize(
-    write: TreeWrite,
+  private resize(
+    round: Round,
+    project: Pending<LockedProject>,
     scope: ColumnScope,
     body: Pick<UpdateColumnDto, 'size' | 'position'>,
     conditions: RequestConditions,
-  ): Promise<Representation<ColumnResponse>> {
-    const sortKey = await this.order.keyAt(write.tx, 'column', {
+  ): Step<Representation<ColumnResponse>> {
+    const where = {
       projectId: scope.projectId,
       parentId: scope.rowId,
       position: body.position,
       selfId: scope.columnId,
+    };
+    return this.order.placed(round, 'column', where, (sortKey, last) => {
+      const resized = this.columns.resize(last, scope, body.size ?? null, { sortKey });
+      return last.finish(() => {
+        const column = resized.get() ?? notFound('Column');
+        const locked = project.get();
+        conditions.assertIfMatch(nodeTag(column.previousRevision));
+        if (body.size !== undefined) assertFitsInRow(column.others, body.size);
+        if (column.changed) assertTreeWithin(locked.treeBytes, column.treeBytes);
+        return answerNode<ColumnResponse>(
+          column.json,
+          column.revision,
+          column.changed ? locked.revision : locked.currentRevision,
+        );
+      });
     });
-    const resized =
-      (await this.columns.resize(write.tx, scope, body.size ?? null, {
-        sortKey: sortKey ?? null,
-      })) ?? notFound('Column');
-    const project = await write.project;
-    conditions.assertIfMatch(nodeTag(resized.previousRevision));
-    if (body.size !== undefined) assertFitsInRow(resized.others, body.size);
-    if (resized.treeBytes !== undefined) assertTreeWithin(project.treeBytes, resized.treeBytes);
-    return answerNode<ColumnResponse>(
-      resized.json,
-      resized.revision,
-      resized.changed ? project.revision : project.currentRevision,
-    );
   }
 
   /**
    * New contents: the current ones, read under the lock, and the plan. When the plan leaves them
    * as they are, only the size or the place can change: that is a resize.
    */
-  private async replace(
+  private replace(
     write: TreeWrite,
     scope: ColumnScope,
     body: UpdateColumnDto,
     elements: readonly PreparedElement[],
     conditions: RequestConditions,
-  ): Promise<Representation<ColumnResponse>> {
-    const current = (await this.columns.findForWrite(write.tx, scope)) ?? notFound('Column');
-    conditions.assertIfMatch(nodeTag(current.revision));
-    const contents = this.planContents(elements, current.contents);
-    if (sameContents(contents, current)) return this.resize(write, scope, body, conditions);
-    const size = body.size ?? current.size;
-    assertFitsInRow(current.others, size);
-    const sortKey = await this.order.keyAt(write.tx, 'column', {
-      projectId: scope.projectId,
-      parentId: scope.rowId,
-      position: body.position,
-      selfId: scope.columnId,
+  ): Step<Representation<ColumnResponse>> {
+    const found = this.columns.findForWrite(write, scope);
+    return write.next((round) => {
+      const current = found.get() ?? notFound('Column');
+      conditions.assertIfMatch(nodeTag(current.revision));
+      const contents = this.planContents(elements, current.contents);
+      if (sameContents(contents, current)) {
+        return this.resize(round, write.project, scope, body, conditions);
+      }
+      assertFitsInRow(current.others, body.size ?? current.size);
+      const where = {
+        projectId: scope.projectId,
+        parentId: scope.rowId,
+        position: body.position,
+        selfId: scope.columnId,
+      };
+      return this.order.placed(round, 'column', where, (sortKey, last) => {
+        this.columns.replaceContents(last, scope, contents);
+        const resized = this.columns.resize(last, scope, body.size ?? null, { sortKey });
+        return last.finish(() => {
+          const column = resized.get() ?? notFound('Column');
+          const project = write.project.get();
+          assertTreeWithin(project.treeBytes, column.treeBytes);
+          return answerNode<ColumnResponse>(column.json, project.revision, project.revision);
+        });
+      });
     });
-    const written = await this.columns.replaceContents(write.tx, scope, contents, {
-      sortKey: sortKey ?? null,
-      size,
-    });
-    const project = await write.project;
-    assertTreeWithin(project.treeBytes, written.treeBytes);
-    return answerNode<ColumnResponse>(written.json, project.revision, project.revision);
   }
 
   /** The elements' own work (sanitising, defaults, their size), done before the lock. */
@@ -215,6 +338,16 @@ export class ColumnsService {
       return { id: existing.id, ...composed };
     });
   }
+}
+
+/** The path of column `columnId` in `row`, a row of the scope's project. */
+function columnPath(scope: ColumnScope, row: Destination, columnId: string): string {
+  return pathOf.column({
+    projectId: scope.projectId,
+    blockId: row.blockId ?? scope.blockId,
+    rowId: row.id,
+    columnId,
+  });
 }
 
 /** An element of a column's `contents`, prepared: its `_id`, if any, and its own members. */

@@ -11,6 +11,7 @@ import { ContentComposer } from '../content/content-composer';
 import { type ContentRecord } from '../layout.records';
 import { type ColumnScope, type ContentScope } from '../layout.scopes';
 import { type ContentsRepository } from '../repositories/contents.repository';
+import { type SiblingOrderRepository } from '../repositories/sibling-order.repository';
 import {
   COLUMN,
   CONTENT,
@@ -19,16 +20,18 @@ import {
   describeNodeReads,
   expectNotFound,
   ifMatch,
-  keyAtMock,
   LATE_LOCK,
   lockFinds,
   MiB,
   OVERSIZED,
-  pendingLock,
+  duringFirstRound,
   readsMock,
-  settle,
   TX,
-  writeOf,
+  placedMock,
+  reply,
+  lockFindsNoProject,
+  LOCKED,
+  runWrite,
   type WriterMock,
   writerMock,
 } from '../../../../../test/support/layout-service-fakes';
@@ -56,21 +59,21 @@ function repositoryMock() {
 
 describe('ContentsService', () => {
   let contents: ReturnType<typeof repositoryMock>;
-  let keyAt: ReturnType<typeof keyAtMock>;
+  let placed: ReturnType<typeof placedMock>;
   let writer: WriterMock;
   let composer: ContentComposer;
   let service: ContentsService;
 
   beforeEach(() => {
     contents = repositoryMock();
-    keyAt = keyAtMock();
+    placed = placedMock();
     writer = writerMock();
     composer = new ContentComposer();
     service = new ContentsService(
       DB,
       writer as unknown as TreeWriter,
       contents as unknown as ContentsRepository,
-      { keyAt },
+      { placed } as unknown as SiblingOrderRepository,
       composer,
     );
   });
@@ -87,16 +90,16 @@ describe('ContentsService', () => {
     const CREATED = { id: 'ct9', json: '{"_id":"ct9"}', siblings: 2, treeBytes: 1200 };
 
     it('composes the body, appends it and answers etag "r8", revision 8 and Location', async () => {
-      contents.insert.mockResolvedValue(CREATED);
+      contents.insert.mockImplementation(() => reply(CREATED));
       const compose = jest.spyOn(composer, 'compose');
       const answer = await service.create(COLUMN, { type: 'empty' });
       expect(compose).toHaveBeenCalledWith({ type: 'empty' });
-      expect(keyAt).toHaveBeenCalledWith(TX, 'content', {
-        projectId: 'p1',
-        parentId: 'c1',
-        position: undefined,
-        selfId: null,
-      });
+      expect(placed).toHaveBeenCalledWith(
+        TX,
+        'content',
+        { projectId: 'p1', parentId: 'c1', position: undefined },
+        expect.any(Function),
+      );
       expect(contents.insert).toHaveBeenCalledWith(
         TX,
         COLUMN,
@@ -111,28 +114,18 @@ describe('ContentsService', () => {
       });
     });
 
-    it('sends its statements without waiting for the lock’s answer, then answers at the revision the lock reports', async () => {
-      contents.insert.mockResolvedValue(CREATED);
-      const lock = pendingLock(writer);
-      const answer = service.create(COLUMN, { type: 'empty' });
-      await settle();
-      expect(keyAt).toHaveBeenCalledTimes(1);
-      expect(contents.insert).toHaveBeenCalledTimes(1);
-      lock.resolve(LATE_LOCK);
-      await expect(answer).resolves.toMatchObject({
+    it('sends its insert in the lock’s round, then answers at the revision the lock reports', async () => {
+      contents.insert.mockImplementation(() => reply(CREATED));
+      duringFirstRound(writer, () => expect(contents.insert).toHaveBeenCalledTimes(1), LATE_LOCK);
+      await expect(service.create(COLUMN, { type: 'empty' })).resolves.toMatchObject({
         headers: { etag: '"r13"', projectRevision: 13 },
       });
     });
 
     it('inserts at a position as a new node (selfId null)', async () => {
-      contents.insert.mockResolvedValue(CREATED);
+      contents.insert.mockImplementation(() => reply(CREATED));
       await service.create(COLUMN, { type: 'empty', position: 3 });
-      expect(keyAt.mock.calls[0][2]).toEqual({
-        projectId: 'p1',
-        parentId: 'c1',
-        position: 3,
-        selfId: null,
-      });
+      expect(placed.mock.calls[0][2]).toEqual({ projectId: 'p1', parentId: 'c1', position: 3 });
       expect(contents.insert.mock.calls[0][3]).toEqual({ sortKey: '1500' });
     });
 
@@ -145,14 +138,14 @@ describe('ContentsService', () => {
     });
 
     it('a column that is not on the path is ResourceNotFoundError', async () => {
-      contents.insert.mockResolvedValue(undefined);
+      contents.insert.mockImplementation(() => reply(undefined));
       await expectNotFound(service.create(COLUMN, { type: 'empty' }), 'Column');
     });
 
     it('accepts the 1000th content and refuses the 1001st with LimitExceededError(1000)', async () => {
-      contents.insert.mockResolvedValueOnce({ ...CREATED, siblings: 1000 });
+      contents.insert.mockImplementationOnce(() => reply({ ...CREATED, siblings: 1000 }));
       await expect(service.create(COLUMN, { type: 'empty' })).resolves.toBeDefined();
-      contents.insert.mockResolvedValueOnce({ ...CREATED, siblings: 1001 });
+      contents.insert.mockImplementationOnce(() => reply({ ...CREATED, siblings: 1001 }));
       await expect(service.create(COLUMN, { type: 'empty' })).rejects.toMatchObject({
         constructor: LimitExceededError,
         limit: 1000,
@@ -160,9 +153,9 @@ describe('ContentsService', () => {
     });
 
     it('refuses a content that takes the tree past 8 MiB, not one that stays at 8 MiB', async () => {
-      contents.insert.mockResolvedValueOnce({ ...CREATED, treeBytes: 8 * MiB });
+      contents.insert.mockImplementationOnce(() => reply({ ...CREATED, treeBytes: 8 * MiB }));
       await expect(service.create(COLUMN, { type: 'empty' })).resolves.toBeDefined();
-      contents.insert.mockResolvedValueOnce({ ...CREATED, treeBytes: 8 * MiB + 1 });
+      contents.insert.mockImplementationOnce(() => reply({ ...CREATED, treeBytes: 8 * MiB + 1 }));
       await expect(service.create(COLUMN, { type: 'empty' })).rejects.toMatchObject({
         constructor: LimitExceededError,
         limit: 8 * MiB,
@@ -174,9 +167,11 @@ describe('ContentsService', () => {
     const UPDATED = { json: '{"_id":"ct1","type":"text"}', siblings: 2, treeBytes: 1050 };
 
     beforeEach(() => {
-      contents.findForWrite.mockResolvedValue({ ...CURRENT });
-      contents.update.mockResolvedValue(UPDATED);
-      contents.reads.content.document.mockResolvedValue({ revision: 5, json: '{"_id":"ct1"}' });
+      contents.findForWrite.mockImplementation(() => reply({ ...CURRENT }));
+      contents.update.mockImplementation(() => reply(UPDATED));
+      contents.reads.content.documentIn.mockImplementation(() =>
+        reply({ revision: 5, json: '{"_id":"ct1"}' }),
+      );
     });
 
     it('refuses an _id other than the path’s before any database work', async () => {
@@ -202,23 +197,26 @@ describe('ContentsService', () => {
       ).rejects.toMatchObject({ constructor: PreconditionFailedError, currentTag: '"r5"' });
       expect(contents.findForWrite).toHaveBeenCalledWith(TX, CONTENT);
       expect(compose).not.toHaveBeenCalled();
-      expect(keyAt).not.toHaveBeenCalled();
+      expect(placed).not.toHaveBeenCalled();
       expect(contents.update).not.toHaveBeenCalled();
     });
 
-    it('reads the content under the lock without waiting for the lock’s answer', async () => {
-      const lock = pendingLock(writer);
-      const answer = service.update(CONTENT, { type: 'quote' }, RequestConditions.NONE);
-      await settle();
-      expect(contents.findForWrite).toHaveBeenCalledWith(TX, CONTENT);
-      lock.resolve(LATE_LOCK);
-      await expect(answer).resolves.toMatchObject({
-        headers: { etag: '"r13"', projectRevision: 13 },
-      });
+    it('reads the content in the lock’s round, and writes once both have answered', async () => {
+      duringFirstRound(
+        writer,
+        () => {
+          expect(contents.findForWrite).toHaveBeenCalledWith(TX, CONTENT);
+          expect(contents.update).not.toHaveBeenCalled();
+        },
+        LATE_LOCK,
+      );
+      await expect(
+        service.update(CONTENT, { type: 'quote' }, RequestConditions.NONE),
+      ).resolves.toMatchObject({ headers: { etag: '"r13"', projectRevision: 13 } });
     });
 
     it('a missing content is ResourceNotFoundError', async () => {
-      contents.findForWrite.mockResolvedValue(undefined);
+      contents.findForWrite.mockImplementation(() => reply(undefined));
       await expectNotFound(
         service.update(CONTENT, { type: 'text' }, RequestConditions.NONE),
         'Content',
@@ -232,7 +230,7 @@ describe('ContentsService', () => {
         // Sanitising (the costly part) is done by the time the write locks the project.
         expect(prepare).toHaveBeenCalledTimes(1);
         expect(merge).not.toHaveBeenCalled();
-        return work(writeOf());
+        return runWrite(work, { project: LOCKED });
       });
       const body = { type: 'text' as const, style: { opacity: 1 } };
       await service.update(CONTENT, body, RequestConditions.NONE);
@@ -258,7 +256,7 @@ describe('ContentsService', () => {
       async (_name, body) => {
         const answer = await service.update(CONTENT, body, ifMatch('"r5"'));
         expect(contents.update).not.toHaveBeenCalled();
-        expect(contents.reads.content.document).toHaveBeenCalledWith(TX, CONTENT);
+        expect(contents.reads.content.documentIn).toHaveBeenCalledWith(TX, CONTENT);
         expect(answer.body?.text).toBe('{"_id":"ct1"}');
         expect(answer.headers).toEqual({ etag: '"r5"', projectRevision: 7 });
       },
@@ -307,12 +305,12 @@ describe('ContentsService', () => {
         { type: 'text', position: 0 },
         RequestConditions.NONE,
       );
-      expect(keyAt).toHaveBeenCalledWith(TX, 'content', {
-        projectId: 'p1',
-        parentId: 'c1',
-        position: 0,
-        selfId: 'ct1',
-      });
+      expect(placed).toHaveBeenCalledWith(
+        TX,
+        'content',
+        { projectId: 'p1', parentId: 'c1', position: 0, selfId: 'ct1' },
+        expect.any(Function),
+      );
       expect(contents.update).toHaveBeenCalledWith(
         TX,
         CONTENT,
@@ -330,7 +328,7 @@ describe('ContentsService', () => {
     });
 
     it('refuses a change that takes the tree past 8 MiB', async () => {
-      contents.update.mockResolvedValue({ ...UPDATED, treeBytes: 8 * MiB + 1 });
+      contents.update.mockImplementation(() => reply({ ...UPDATED, treeBytes: 8 * MiB + 1 }));
       await expect(
         service.update(CONTENT, { type: 'empty' }, RequestConditions.NONE),
       ).rejects.toBeInstanceOf(LimitExceededError);
@@ -338,7 +336,7 @@ describe('ContentsService', () => {
 
     it('accepts a change that shrinks a tree the lock found above 8 MiB', async () => {
       lockFinds(writer, { treeBytes: 9 * MiB });
-      contents.update.mockResolvedValue({ ...UPDATED, treeBytes: 9 * MiB - 1 });
+      contents.update.mockImplementation(() => reply({ ...UPDATED, treeBytes: 9 * MiB - 1 }));
       await expect(
         service.update(CONTENT, { type: 'empty' }, RequestConditions.NONE),
       ).resolves.toBeDefined();

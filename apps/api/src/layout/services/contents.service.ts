@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { isDeepStrictEqual } from 'node:util';
 import {
   CONTENTS_PER_COLUMN_MAX,
   type ContentResponse,
   type CreateContentDto,
+  DUPLICATE_NODES_MAX,
+  type DuplicateContentDto,
+  type MoveContentDto,
+  PROJECT_TREE_MAX_BYTES,
   type UpdateContentDto,
 } from '@layout/contracts';
+import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { type RequestConditions } from '../../common/http/request-conditions';
 import { Representation } from '../../common/http/representation';
 import { Database } from '../../database/database';
@@ -16,12 +20,23 @@ import { type ColumnScope, type ContentScope } from '../layout.scopes';
 import { listTag, nodeTag } from '../layout.tags';
 import { ContentsRepository } from '../repositories/contents.repository';
 import { SiblingOrderRepository } from '../repositories/sibling-order.repository';
+import { type Destination } from '../repositories/written-node';
+import { newNodeId, parentIdOf } from './body-ids';
 import { answerNode, answerUnchanged } from './node-answers';
 import { notFound } from './not-found';
 import { assertPathId } from './path-id';
 import { readTagged } from './tagged-read';
-import { assertContentData, assertTreeWithin, assertWithinCount } from './tree-limits';
+import {
+  assertContentData,
+  assertCopied,
+  assertCopyWithin,
+  assertTreeWithin,
+  assertWithinCount,
+} from './tree-limits';
 import { TreeWriter } from './tree-writer';
+
+/** What a move answers: 200 (a create, or a copy, 201). */
+const MOVED = 200;
 
 @Injectable()
 export class ContentsService {
@@ -54,28 +69,25 @@ export class ContentsService {
   ): Promise<Representation<ContentResponse>> {
     const content = this.composer.compose(body);
     assertContentData(content.data, '/data');
+    const where = { projectId: scope.projectId, parentId: scope.columnId, position: body.position };
     return this.writer.write(
       scope,
-      async (write) => {
-        const sortKey = await this.order.keyAt(write.tx, 'content', {
-          projectId: scope.projectId,
-          parentId: scope.columnId,
-          position: body.position,
-          selfId: null,
-        });
-        const created =
-          (await this.contents.insert(write.tx, scope, content, { sortKey: sortKey ?? null })) ??
-          notFound('Column');
-        const project = await write.project;
-        assertWithinCount(created.siblings, CONTENTS_PER_COLUMN_MAX, 'A column');
-        assertTreeWithin(project.treeBytes, created.treeBytes);
-        return answerNode<ContentResponse>(
-          created.json,
-          project.revision,
-          project.revision,
-          pathOf.content({ ...scope, contentId: created.id }),
-        );
-      },
+      (write) =>
+        this.order.placed(write, 'content', where, (sortKey, round) => {
+          const created = this.contents.insert(round, scope, content, { sortKey });
+          return round.finish(() => {
+            const node = created.get() ?? notFound('Column');
+            const project = write.project.get();
+            assertWithinCount(node.siblings, CONTENTS_PER_COLUMN_MAX, 'A column');
+            assertTreeWithin(project.treeBytes, node.treeBytes);
+            return answerNode<ContentResponse>(
+              node.json,
+              project.revision,
+              project.revision,
+              pathOf.content({ ...scope, contentId: node.id }),
+            );
+          });
+        }),
       idempotency,
     );
   }
@@ -92,48 +104,161 @@ export class ContentsService {
     assertPathId(body._id, scope.contentId);
     const prepared = this.composer.prepare(body);
     if (prepared.data) assertContentData(prepared.data, '/data');
-    return this.writer.write(scope, async (write) => {
-      const current = (await this.contents.findForWrite(write.tx, scope)) ?? notFound('Content');
-      conditions.assertIfMatch(nodeTag(current.revision));
-      const next = this.composer.merge(prepared, current);
-      const changed = !isDeepStrictEqual(
-        { type: current.type, style: current.style, data: current.data },
-        next,
-      );
-      const sortKey = await this.order.keyAt(write.tx, 'content', {
-        projectId: scope.projectId,
-        parentId: scope.columnId,
-        position: body.position,
-        selfId: scope.contentId,
-      });
-      const project = await write.project;
-      if (!changed && sortKey === undefined) {
-        return answerUnchanged(
-          write.tx,
-          this.contents.reads.content,
-          scope,
-          project.currentRevision,
-          'Content',
+    return this.writer.write(scope, (write) => {
+      const found = this.contents.findForWrite(write, scope);
+      return write.next((round) => {
+        const current = found.get() ?? notFound('Content');
+        conditions.assertIfMatch(nodeTag(current.revision));
+        const next = this.composer.merge(prepared, current);
+        const changed = !isDeepStrictEqual(
+          { type: current.type, style: current.style, data: current.data },
+          next,
         );
-      }
-      const updated = await this.contents.update(write.tx, scope, next, {
-        sortKey: sortKey ?? null,
-        changed,
+        const where = {
+          projectId: scope.projectId,
+          parentId: scope.columnId,
+          position: body.position,
+          selfId: scope.contentId,
+        };
+        return this.order.placed(round, 'content', where, (sortKey, last) => {
+          const project = write.project.get();
+          if (!changed && sortKey === null) {
+            return answerUnchanged<ContentScope, ContentResponse>(
+              last,
+              this.contents.reads.content,
+              scope,
+              project.currentRevision,
+              'Content',
+            );
+          }
+          const updated = this.contents.update(last, scope, next, { sortKey, changed });
+          return last.finish(() => {
+            const node = updated.get();
+            assertTreeWithin(project.treeBytes, node.treeBytes);
+            return answerNode<ContentResponse>(
+              node.json,
+              changed ? project.revision : current.revision,
+              project.revision,
+            );
+          });
+        });
       });
-      assertTreeWithin(project.treeBytes, updated.treeBytes);
-      return answerNode<ContentResponse>(
-        updated.json,
-        changed ? project.revision : current.revision,
-        project.revision,
-      );
     });
   }
 
   async delete(scope: ContentScope, conditions: RequestConditions): Promise<Representation<never>> {
-    return this.writer.write(scope, async (write) => {
-      const deleted = (await this.contents.delete(write.tx, scope)) ?? notFound('Content');
-      conditions.assertIfMatch(nodeTag(deleted));
-      return Representation.empty({ projectRevision: (await write.project).revision });
+    return this.writer.write(scope, (write) => {
+      const deleted = this.contents.delete(write, scope);
+      return write.finish(() => {
+        conditions.assertIfMatch(nodeTag(deleted.get() ?? notFound('Content')));
+        return Representation.empty({ projectRevision: write.project.get().revision });
+      });
     });
   }
+
+  /**
+   * Moves the content to the column `columnId` of the project (its own when left out), at
+   * `position` (the end when left out). It keeps its id and its tag; its new path is the
+   * answer's `Location`, and the old one answers 404 from then on.
+   */
+  async move(
+    scope: ContentScope,
+    body: MoveContentDto,
+    conditions: RequestConditions,
+    idempotency?: IdempotencyRequest,
+  ): Promise<Representation<ContentResponse>> {
+    const toParentId = parentIdOf(body.columnId, 'Column');
+    const where = {
+      projectId: scope.projectId,
+      parentId: toParentId ?? scope.columnId,
+      position: body.position,
+      selfId: scope.contentId,
+    };
+    return this.writer.write(
+      scope,
+      (write) =>
+        this.order.placed(write, 'content', where, (sortKey, round) => {
+          const atEnd = body.position === undefined;
+          const moved = this.contents.move(round, scope, { toParentId, sortKey, atEnd });
+          return round.finish(() => {
+            const node = moved.get() ?? notFound('Content');
+            const column = node.destination ?? notFound('Column');
+            conditions.assertIfMatch(nodeTag(node.revision));
+            const project = write.project.get();
+            if (node.moved) {
+              assertWithinCount(node.siblings ?? 0, CONTENTS_PER_COLUMN_MAX, 'A column');
+              assertTreeWithin(project.treeBytes, node.treeBytes ?? 0);
+            }
+            return answerNode<ContentResponse>(
+              node.json,
+              node.revision,
+              node.moved ? project.revision : project.currentRevision,
+              contentPath(scope, column, scope.contentId),
+            );
+          });
+        }),
+      idempotency,
+      MOVED,
+    );
+  }
+
+  /**
+   * Copies the content, with a new id, into the column `columnId` (its own when left out), at
+   * `position`; without one, right after the original in its own column, else at the end.
+   */
+  async duplicate(
+    scope: ContentScope,
+    body: DuplicateContentDto,
+    conditions: RequestConditions,
+    idempotency?: IdempotencyRequest,
+  ): Promise<Representation<ContentResponse>> {
+    const toParentId = parentIdOf(body.columnId, 'Column');
+    const copyId = newNodeId();
+    const where = {
+      projectId: scope.projectId,
+      parentId: toParentId ?? scope.columnId,
+      position: body.position,
+      afterId: toParentId === null || toParentId === scope.columnId ? scope.contentId : undefined,
+    };
+    return this.writer.write(
+      scope,
+      (write) =>
+        this.order.placed(write, 'content', where, (sortKey, round) => {
+          const copy = this.contents.copy(round, scope, {
+            copyId,
+            toParentId,
+            sortKey,
+            maxNodes: DUPLICATE_NODES_MAX,
+            maxTreeBytes: PROJECT_TREE_MAX_BYTES,
+          });
+          return round.finish(() => {
+            const copied = copy.copied.get() ?? notFound('Content');
+            const column = copied.destination ?? notFound('Column');
+            conditions.assertIfMatch(nodeTag(copied.revision));
+            assertCopyWithin(copied);
+            assertWithinCount(copied.siblings ?? 0, CONTENTS_PER_COLUMN_MAX, 'A column');
+            assertCopied(copied);
+            const project = write.project.get();
+            return answerNode<ContentResponse>(
+              copy.json.get() ?? notFound('Content'),
+              project.revision,
+              project.revision,
+              contentPath(scope, column, copyId),
+            );
+          });
+        }),
+      idempotency,
+    );
+  }
+}
+
+/** The path of content `contentId` in `column`, a column of the scope's project. */
+function contentPath(scope: ContentScope, column: Destination, contentId: string): string {
+  return pathOf.content({
+    projectId: scope.projectId,
+    blockId: column.blockId ?? scope.blockId,
+    rowId: column.rowId ?? scope.rowId,
+    columnId: column.id,
+    contentId,
+  });
 }

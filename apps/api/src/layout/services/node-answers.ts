@@ -1,6 +1,6 @@
 import { Representation } from '../../common/http/representation';
 import { SerializedJson } from '../../common/json/serialized-json';
-import { type SqlSession } from '../../database/sql-session';
+import { type Round, type Step } from '../../database/unit-of-work';
 import { nodeTag } from '../layout.tags';
 import { type TaggedReads } from '../repositories/sql/tagged-reads';
 import { notFound } from './not-found';
@@ -24,13 +24,16 @@ export function answerNode<T>(
 }
 
 /** What a write that changed nothing answers: the node as it is, read under the write's lock. */
-export async function answerUnchanged<P extends object, T>(
-  tx: SqlSession,
+export function answerUnchanged<P extends object, T>(
+  round: Round,
   reads: TaggedReads<P>,
   scope: P,
   projectRevision: number,
   resource: string,
-): Promise<Representation<T>> {
-  const found = (await reads.document(tx, scope)) ?? notFound(resource);
-  return answerNode<T>(found.json, found.revision, projectRevision);
+): Step<Representation<T>> {
+  const found = reads.documentIn(round, scope);
+  return round.finish(() => {
+    const document = found.get() ?? notFound(resource);
+    return answerNode<T>(document.json, document.revision, projectRevision);
+  });
 }

@@ -1,14 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { IdempotencyKeysRepository } from '../repositories/idempotency-keys.repository';
-import { createIdempotently } from './idempotent-create';
+import { answerOnce } from './answer-once';
 import {
+  COPY_TITLE_SUFFIX,
   type CreateProjectDto,
+  DUPLICATE_NODES_MAX,
+  type DuplicateProjectDto,
   type ListProjectsQueryDto,
   type ProjectResponse,
   type ProjectSummaryResponse,
   PROJECTS_PAGE_SIZE_DEFAULT,
   PROJECTS_PER_ACCOUNT_MAX,
+  TITLE_MAX_LENGTH,
   type UpdateProjectDto,
 } from '@layout/contracts';
 import { type RequestConditions } from '../../common/http/request-conditions';
@@ -20,9 +24,11 @@ import { type ProjectScope } from '../layout.scopes';
 import { nodeTag, projectListTag } from '../layout.tags';
 import { encodeProjectListCursor, projectListKeyOf } from '../project-list-cursor';
 import { ProjectsRepository } from '../repositories/projects.repository';
+import { newNodeId } from './body-ids';
 import { answerNode, answerUnchanged } from './node-answers';
+import { notFound } from './not-found';
 import { readTagged } from './tagged-read';
-import { assertTreeWithin, assertWithinCount } from './tree-limits';
+import { assertCopied, assertCopyWithin, assertTreeWithin, assertWithinCount } from './tree-limits';
 import { TreeWriter } from './tree-writer';
 
 /** A page of `GET /projects`: the answer, and the cursor of the next page when there is one. */
@@ -87,16 +93,19 @@ export class ProjectsService {
     body: CreateProjectDto,
     idempotency?: IdempotencyRequest,
   ): Promise<Representation<ProjectResponse>> {
-    return this.db.transaction((tx) =>
-      createIdempotently(tx, this.keys, accountId, idempotency, async () => {
-        const created = await this.projects.insert(tx, accountId, body.title);
-        assertWithinCount(created.projects, PROJECTS_PER_ACCOUNT_MAX, 'An account');
-        return answerNode<ProjectResponse>(
-          created.json,
-          created.revision,
-          created.revision,
-          pathOf.project({ projectId: created.id }),
-        );
+    return this.db.transaction((round) =>
+      answerOnce(round, this.keys, accountId, idempotency, (next) => {
+        const created = this.projects.insert(next, accountId, body.title);
+        return next.finish(() => {
+          const project = created.get();
+          assertWithinCount(project.projects, PROJECTS_PER_ACCOUNT_MAX, 'An account');
+          return answerNode<ProjectResponse>(
+            project.json,
+            project.revision,
+            project.revision,
+            pathOf.project({ projectId: project.id }),
+          );
+        });
       }),
     );
   }
@@ -106,31 +115,84 @@ export class ProjectsService {
     body: UpdateProjectDto,
     conditions: RequestConditions,
   ): Promise<Representation<ProjectResponse>> {
-    return this.writer.write(scope, async (write) => {
-      const project = await write.project;
-      conditions.assertIfMatch(nodeTag(project.currentRevision));
-      if (body.title === undefined || body.title === project.title) {
-        return answerUnchanged(
-          write.tx,
-          this.projects.reads.project,
-          scope,
-          project.currentRevision,
-          'Project',
-        );
-      }
-      const updated = await this.projects.retitle(write.tx, scope, body.title);
-      assertTreeWithin(project.treeBytes, updated.treeBytes);
-      return answerNode<ProjectResponse>(updated.json, project.revision, project.revision);
-    });
+    return this.writer.write(scope, (write) =>
+      write.next((round) => {
+        const project = write.project.get();
+        conditions.assertIfMatch(nodeTag(project.currentRevision));
+        if (body.title === undefined || body.title === project.title) {
+          return answerUnchanged<ProjectScope, ProjectResponse>(
+            round,
+            this.projects.reads.project,
+            scope,
+            project.currentRevision,
+            'Project',
+          );
+        }
+        const updated = this.projects.retitle(round, scope, body.title);
+        return round.finish(() => {
+          assertTreeWithin(project.treeBytes, updated.get().treeBytes);
+          return answerNode<ProjectResponse>(
+            updated.get().json,
+            project.revision,
+            project.revision,
+          );
+        });
+      }),
+    );
   }
 
   /** Deletes the project with its whole tree. */
   async delete(scope: ProjectScope, conditions: RequestConditions): Promise<Representation<never>> {
-    return this.writer.write(scope, async (write) => {
-      const project = await write.project;
-      conditions.assertIfMatch(nodeTag(project.currentRevision));
-      await this.projects.delete(write.tx, scope);
-      return Representation.empty({ projectRevision: project.revision });
-    });
+    return this.writer.write(scope, (write) =>
+      write.next((round) => {
+        const project = write.project.get();
+        conditions.assertIfMatch(nodeTag(project.currentRevision));
+        this.projects.delete(round, scope);
+        return round.finish(() => Representation.empty({ projectRevision: project.revision }));
+      }),
+    );
+  }
+
+  /**
+   * A new project of the caller's with a copy of the whole tree (new ids everywhere), at
+   * revision 1, titled `title` or the original's title followed by " (copy)". It counts
+   * against the account's projects and the nodes one duplicate may create. The original is only
+   * read (in one statement's snapshot), not locked: its writers go on meanwhile.
+   */
+  async duplicate(
+    scope: ProjectScope,
+    body: DuplicateProjectDto,
+    conditions: RequestConditions,
+    idempotency?: IdempotencyRequest,
+  ): Promise<Representation<ProjectResponse>> {
+    const copyId = newNodeId();
+    return this.db.transaction((round) =>
+      answerOnce(round, this.keys, scope.accountId, idempotency, (next) => {
+        const copy = this.projects.copy(next, scope, {
+          copyId,
+          title: body.title ?? null,
+          titleMax: TITLE_MAX_LENGTH,
+          titleSuffix: COPY_TITLE_SUFFIX,
+          maxNodes: DUPLICATE_NODES_MAX,
+        });
+        return next.finish(() => {
+          const copied = copy.copied.get() ?? notFound('Project');
+          conditions.assertIfMatch(nodeTag(copied.revision));
+          assertCopyWithin({
+            nodes: copied.nodes,
+            treeBefore: 0,
+            treeAfter: copied.treeBytes ?? 0,
+          });
+          assertWithinCount(copied.projects ?? 0, PROJECTS_PER_ACCOUNT_MAX, 'An account');
+          assertCopied(copied);
+          return answerNode<ProjectResponse>(
+            copy.json.get() ?? notFound('Project'),
+            1,
+            1,
+            pathOf.project({ projectId: copyId }),
+          );
+        });
+      }),
+    );
   }
 }

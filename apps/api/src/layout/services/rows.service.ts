@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { type IdempotencyRequest } from '../../common/http/idempotency';
 import {
   type CreateRowDto,
+  DUPLICATE_NODES_MAX,
+  type DuplicateRowDto,
+  type MoveRowDto,
+  PROJECT_TREE_MAX_BYTES,
   type RowResponse,
   ROWS_PER_BLOCK_MAX,
   type UpdateRowDto,
 } from '@layout/contracts';
+import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { type RequestConditions } from '../../common/http/request-conditions';
 import { Representation } from '../../common/http/representation';
 import { Database } from '../../database/database';
@@ -14,11 +18,15 @@ import { type BlockScope, type RowScope } from '../layout.scopes';
 import { listTag, nodeTag } from '../layout.tags';
 import { RowsRepository } from '../repositories/rows.repository';
 import { SiblingOrderRepository } from '../repositories/sibling-order.repository';
+import { newNodeId, parentIdOf } from './body-ids';
 import { answerNode, answerUnchanged } from './node-answers';
 import { notFound } from './not-found';
 import { readTagged } from './tagged-read';
-import { assertTreeWithin, assertWithinCount } from './tree-limits';
+import { assertCopied, assertCopyWithin, assertTreeWithin, assertWithinCount } from './tree-limits';
 import { TreeWriter } from './tree-writer';
+
+/** What a move answers: 200 (a create, or a copy, 201). */
+const MOVED = 200;
 
 @Injectable()
 export class RowsService {
@@ -42,32 +50,26 @@ export class RowsService {
     body: CreateRowDto,
     idempotency?: IdempotencyRequest,
   ): Promise<Representation<RowResponse>> {
+    const where = { projectId: scope.projectId, parentId: scope.blockId, position: body.position };
+    const row = { description: body.description ?? '' };
     return this.writer.write(
       scope,
-      async (write) => {
-        const sortKey = await this.order.keyAt(write.tx, 'row', {
-          projectId: scope.projectId,
-          parentId: scope.blockId,
-          position: body.position,
-          selfId: null,
-        });
-        const created =
-          (await this.rows.insert(
-            write.tx,
-            scope,
-            { description: body.description ?? '' },
-            { sortKey: sortKey ?? null },
-          )) ?? notFound('Block');
-        assertWithinCount(created.siblings, ROWS_PER_BLOCK_MAX, 'A block');
-        const project = await write.project;
-        assertTreeWithin(project.treeBytes, created.treeBytes);
-        return answerNode<RowResponse>(
-          created.json,
-          project.revision,
-          project.revision,
-          pathOf.row({ ...scope, rowId: created.id }),
-        );
-      },
+      (write) =>
+        this.order.placed(write, 'row', where, (sortKey, round) => {
+          const created = this.rows.insert(round, scope, row, { sortKey });
+          return round.finish(() => {
+            const node = created.get() ?? notFound('Block');
+            assertWithinCount(node.siblings, ROWS_PER_BLOCK_MAX, 'A block');
+            const project = write.project.get();
+            assertTreeWithin(project.treeBytes, node.treeBytes);
+            return answerNode<RowResponse>(
+              node.json,
+              project.revision,
+              project.revision,
+              pathOf.row({ ...scope, rowId: node.id }),
+            );
+          });
+        }),
       idempotency,
     );
   }
@@ -77,48 +79,148 @@ export class RowsService {
     body: UpdateRowDto,
     conditions: RequestConditions,
   ): Promise<Representation<RowResponse>> {
-    return this.writer.write(scope, async (write) => {
-      const current = (await this.rows.findForWrite(write.tx, scope)) ?? notFound('Row');
-      conditions.assertIfMatch(nodeTag(current.revision));
-      const description = body.description ?? current.description;
-      const changed = description !== current.description;
-      const sortKey = await this.order.keyAt(write.tx, 'row', {
-        projectId: scope.projectId,
-        parentId: scope.blockId,
-        position: body.position,
-        selfId: scope.rowId,
+    return this.writer.write(scope, (write) => {
+      const found = this.rows.findForWrite(write, scope);
+      return write.next((round) => {
+        const current = found.get() ?? notFound('Row');
+        conditions.assertIfMatch(nodeTag(current.revision));
+        const description = body.description ?? current.description;
+        const changed = description !== current.description;
+        const where = {
+          projectId: scope.projectId,
+          parentId: scope.blockId,
+          position: body.position,
+          selfId: scope.rowId,
+        };
+        return this.order.placed(round, 'row', where, (sortKey, last) => {
+          const project = write.project.get();
+          if (!changed && sortKey === null) {
+            return answerUnchanged<RowScope, RowResponse>(
+              last,
+              this.rows.reads.row,
+              scope,
+              project.currentRevision,
+              'Row',
+            );
+          }
+          const updated = this.rows.update(last, scope, { description }, { sortKey, changed });
+          return last.finish(() => {
+            const node = updated.get();
+            assertTreeWithin(project.treeBytes, node.treeBytes);
+            return answerNode<RowResponse>(
+              node.json,
+              changed ? project.revision : current.revision,
+              project.revision,
+            );
+          });
+        });
       });
-      const project = await write.project;
-      if (!changed && sortKey === undefined) {
-        return answerUnchanged(
-          write.tx,
-          this.rows.reads.row,
-          scope,
-          project.currentRevision,
-          'Row',
-        );
-      }
-      const updated = await this.rows.update(
-        write.tx,
-        scope,
-        { description },
-        { sortKey: sortKey ?? null, changed },
-      );
-      assertTreeWithin(project.treeBytes, updated.treeBytes);
-      return answerNode<RowResponse>(
-        updated.json,
-        changed ? project.revision : current.revision,
-        project.revision,
-      );
     });
   }
 
   async delete(scope: RowScope, conditions: RequestConditions): Promise<Representation<never>> {
-    return this.writer.write(scope, async (write) => {
-      const deleted = (await this.rows.delete(write.tx, scope)) ?? notFound('Row');
-      conditions.assertIfMatch(nodeTag(deleted));
-      const project = await write.project;
-      return Representation.empty({ projectRevision: project.revision });
+    return this.writer.write(scope, (write) => {
+      const deleted = this.rows.delete(write, scope);
+      return write.finish(() => {
+        conditions.assertIfMatch(nodeTag(deleted.get() ?? notFound('Row')));
+        return Representation.empty({ projectRevision: write.project.get().revision });
+      });
     });
+  }
+
+  /**
+   * Moves the row, with its columns and contents, to the block `blockId` of the project (its
+   * own when left out), at `position` (the end when left out). It keeps its id and its tag; its
+   * new path is the answer's `Location`.
+   */
+  async move(
+    scope: RowScope,
+    body: MoveRowDto,
+    conditions: RequestConditions,
+    idempotency?: IdempotencyRequest,
+  ): Promise<Representation<RowResponse>> {
+    const toParentId = parentIdOf(body.blockId, 'Block');
+    const where = {
+      projectId: scope.projectId,
+      parentId: toParentId ?? scope.blockId,
+      position: body.position,
+      selfId: scope.rowId,
+    };
+    return this.writer.write(
+      scope,
+      (write) =>
+        this.order.placed(write, 'row', where, (sortKey, round) => {
+          const atEnd = body.position === undefined;
+          const moved = this.rows.move(round, scope, { toParentId, sortKey, atEnd });
+          return round.finish(() => {
+            const node = moved.get() ?? notFound('Row');
+            const block = node.destination ?? notFound('Block');
+            conditions.assertIfMatch(nodeTag(node.revision));
+            const project = write.project.get();
+            if (node.moved) {
+              assertWithinCount(node.siblings ?? 0, ROWS_PER_BLOCK_MAX, 'A block');
+              assertTreeWithin(project.treeBytes, node.treeBytes ?? 0);
+            }
+            return answerNode<RowResponse>(
+              node.json,
+              node.revision,
+              node.moved ? project.revision : project.currentRevision,
+              pathOf.row({ projectId: scope.projectId, blockId: block.id, rowId: scope.rowId }),
+            );
+          });
+        }),
+      idempotency,
+      MOVED,
+    );
+  }
+
+  /**
+   * Copies the row with its columns and contents, new ids everywhere, into the block `blockId`
+   * (its own when left out), at `position`; without one, right after the original in its own
+   * block, else at the end.
+   */
+  async duplicate(
+    scope: RowScope,
+    body: DuplicateRowDto,
+    conditions: RequestConditions,
+    idempotency?: IdempotencyRequest,
+  ): Promise<Representation<RowResponse>> {
+    const toParentId = parentIdOf(body.blockId, 'Block');
+    const copyId = newNodeId();
+    const where = {
+      projectId: scope.projectId,
+      parentId: toParentId ?? scope.blockId,
+      position: body.position,
+      afterId: toParentId === null || toParentId === scope.blockId ? scope.rowId : undefined,
+    };
+    return this.writer.write(
+      scope,
+      (write) =>
+        this.order.placed(write, 'row', where, (sortKey, round) => {
+          const copy = this.rows.copy(round, scope, {
+            copyId,
+            toParentId,
+            sortKey,
+            maxNodes: DUPLICATE_NODES_MAX,
+            maxTreeBytes: PROJECT_TREE_MAX_BYTES,
+          });
+          return round.finish(() => {
+            const copied = copy.copied.get() ?? notFound('Row');
+            const block = copied.destination ?? notFound('Block');
+            conditions.assertIfMatch(nodeTag(copied.revision));
+            assertCopyWithin(copied);
+            assertWithinCount(copied.siblings ?? 0, ROWS_PER_BLOCK_MAX, 'A block');
+            assertCopied(copied);
+            const project = write.project.get();
+            return answerNode<RowResponse>(
+              copy.json.get() ?? notFound('Row'),
+              project.revision,
+              project.revision,
+              pathOf.row({ projectId: scope.projectId, blockId: block.id, rowId: copyId }),
+            );
+          });
+        }),
+      idempotency,
+    );
   }
 }

@@ -1,4 +1,8 @@
-import { CONTENT_DATA_MAX_BYTES, PROJECT_TREE_MAX_BYTES } from '@layout/contracts';
+import {
+  CONTENT_DATA_MAX_BYTES,
+  DUPLICATE_NODES_MAX,
+  PROJECT_TREE_MAX_BYTES,
+} from '@layout/contracts';
 import { ContentTooLargeError, LimitExceededError } from '../../common/errors';
 
 // The contract's limits on what one account may store. The counts are checked after the write
@@ -24,4 +28,27 @@ export function assertContentData(data: object, pointer: string): void {
   if (Buffer.byteLength(JSON.stringify(data)) > CONTENT_DATA_MAX_BYTES) {
     throw new ContentTooLargeError(CONTENT_DATA_MAX_BYTES, pointer);
   }
+}
+
+/** A copy makes at most 20 000 nodes, and may not take the project past its size limit. */
+export function assertCopyWithin(copy: {
+  nodes: number;
+  treeBefore: number;
+  treeAfter: number;
+}): void {
+  if (copy.nodes > DUPLICATE_NODES_MAX) {
+    throw new LimitExceededError(
+      DUPLICATE_NODES_MAX,
+      `A duplicate creates at most ${DUPLICATE_NODES_MAX} nodes; this one would create ${copy.nodes}`,
+    );
+  }
+  assertTreeWithin(copy.treeBefore, copy.treeAfter);
+}
+
+/**
+ * The copy statement copies nothing when a limit it checks would break; the rules above say
+ * which. One that copied nothing with no rule broken is a defect, not the client's problem.
+ */
+export function assertCopied(copy: { copied: boolean }): void {
+  if (!copy.copied) throw new Error('A copy was refused by no rule the service knows');
 }

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../../database/database';
-import { type SqlSession } from '../../database/sql-session';
-import { type ProjectScope } from '../layout.scopes';
 import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { type Representation } from '../../common/http/representation';
+import { Database } from '../../database/database';
+import { type Pending, type Round, type Step } from '../../database/unit-of-work';
+import { type ProjectScope } from '../layout.scopes';
 import { IdempotencyKeysRepository } from '../repositories/idempotency-keys.repository';
 import { ProjectsRepository } from '../repositories/projects.repository';
-import { createIdempotently } from './idempotent-create';
+import { answerOnce } from './answer-once';
 import { notFound } from './not-found';
 
 /** The project of a write, as its lock found it. */
@@ -20,31 +20,32 @@ export interface LockedProject {
   readonly treeBytes: number;
 }
 
-/** One write of a project's tree, inside its transaction and behind the project's lock. */
-export interface TreeWrite {
-  readonly tx: SqlSession;
-  /**
-   * The locked project. Statements need not wait for it: sent right away, they run after the
-   * lock on the transaction's connection (pipelined), and change nothing in a project that is
-   * not the caller's.
-   */
-  readonly project: Promise<LockedProject>;
+/**
+ * A round of a write of a project's tree, behind the project's lock. `project` is the locked
+ * project: like every answer, it is read in a continuation (round.finish, round.next), and by
+ * then the lock has been checked (a project that is not the caller's answers 404 first).
+ */
+export interface TreeWrite extends Round {
+  readonly project: Pending<LockedProject>;
 }
 
+/** The work of a write: its first round's statements, and what follows from their answers. */
+export type TreeWork<T> = (write: TreeWrite) => Step<T>;
+
 /**
- * The unit of work of every change beneath a project: one transaction that first locks the
- * project row (which checks the owner and serialises the project's writers), then runs the
- * service's statements and rules. Everything commits together, with the project's next
+ * The unit of work of every change beneath a project: one transaction whose first statement
+ * locks the project row (which checks the owner and serialises the project's writers), then
+ * the service's statements and rules. Everything commits together, with the project's next
  * revision; a rule that throws rolls it all back, so a refused request changes nothing and
- * takes no revision. Writes of one project that meet share a transaction
- * (Database.transaction's group), each still alone in its savepoint with its own lock
- * statement, revision and rules: they queue in this process instead of each holding a
- * connection on the lock, run back to back, and commit together instead of one WAL flush
- * after another. So a `work` may be started more than once (a start behind one that failed
- * is discarded and run again): it must do nothing but send its statements and work out its
- * answer from theirs. `If-Match` is checked in `work` against a tag read under this lock, so
- * it is atomic with the change. A project that is not the caller's answers 404, whatever
- * `work` made of its statements, which then changed nothing.
+ * takes no revision. The service's statements go out right behind the lock, without waiting
+ * for its answer (a statement behind a lock that found no project of the caller's changes
+ * nothing); its rules run once they have all answered, the lock first: a project that is not
+ * the caller's answers 404 whatever the statements found.
+ *
+ * Writes of one project that meet share a transaction (Database.transaction's group), each
+ * still alone in its savepoint with its own lock statement, revision and rules: they queue in
+ * this process instead of each holding a connection on the lock, run back to back, and commit
+ * together. A work's shape (unit-of-work.ts) is what makes that safe.
  */
 @Injectable()
 export class TreeWriter {
@@ -54,41 +55,64 @@ export class TreeWriter {
     private readonly keys: IdempotencyKeysRepository,
   ) {}
 
-  write<T>(scope: ProjectScope, work: (write: TreeWrite) => Promise<T>): Promise<T>;
-  /** A create that honours `Idempotency-Key` (see createIdempotently). */
+  /**
+   * Runs `work` behind the project's lock. With `idempotency` (a create, a move or a copy sent
+   * with `Idempotency-Key`), at most once per key: see answerOnce.
+   */
+  write<T>(scope: ProjectScope, work: TreeWork<T>): Promise<T>;
   write<T>(
     scope: ProjectScope,
-    work: (write: TreeWrite) => Promise<Representation<T>>,
+    work: TreeWork<Representation<T>>,
     idempotency: IdempotencyRequest | undefined,
+    status?: number,
   ): Promise<Representation<T>>;
   write<T>(
     scope: ProjectScope,
-    work: (write: TreeWrite) => Promise<T>,
+    work: TreeWork<T>,
     idempotency?: IdempotencyRequest,
+    status?: number,
   ): Promise<T> {
-    return this.db.transaction(async (tx) => {
-      const project = this.projects.lockForWrite(tx, scope).then((found) => {
-        if (!found) return notFound('Project');
-        return { ...found, revision: found.revision + 1, currentRevision: found.revision };
-      });
-      const run = () => work({ tx, project });
-      // An async wrapper, so that even a work that throws at once waits for the lock's answer.
-      const working = (async () =>
-        idempotency === undefined
-          ? run()
-          : (createIdempotently(
-              tx,
-              this.keys,
-              scope.accountId,
-              idempotency,
-              run as () => Promise<Representation<unknown>>,
-            ) as Promise<T>))();
-      const [locked, done] = await Promise.allSettled([project, working]);
-      if (locked.status === 'rejected') throw locked.reason;
-      if (done.status === 'rejected') throw done.reason;
-      return done.value;
+    return this.db.transaction((round) => {
+      const found = this.projects.lockForWrite(round, scope);
+      const project = found.map((locked): LockedProject =>
+        locked
+          ? { ...locked, revision: locked.revision + 1, currentRevision: locked.revision }
+          : notFound('Project'),
+      );
+      const behindLock = (next: Round): TreeWrite => withProject(next, project);
+      let step: Step<T>;
+      try {
+        step =
+          idempotency === undefined
+            ? work(behindLock(round))
+            : (answerOnce(
+                round,
+                this.keys,
+                scope.accountId,
+                idempotency,
+                (next) => (work as TreeWork<Representation<unknown>>)(behindLock(next)),
+                status,
+              ) as unknown as Step<T>);
+      } catch (error) {
+        step = round.finish<T>(() => {
+          throw error;
+        });
+      }
+      // The lock's verdict goes first: another account's project is a 404, whatever else.
+      return step.checkedFirst(() => project.get());
     }, projectGroup(scope));
   }
+}
+
+/** `round`, with the locked project beside it. */
+function withProject(round: Round, project: Pending<LockedProject>): TreeWrite {
+  return {
+    project,
+    rows: (statement, params) => round.rows(statement, params),
+    row: (statement, params) => round.row(statement, params),
+    finish: (answer) => round.finish(answer),
+    next: (next) => round.next(next),
+  };
 }
 
 /** The writes of one project by one account: those may share a transaction. */

@@ -5,7 +5,7 @@
 //
 // A node's JSON is its "shell" (itself with an empty child list) plus its children's documents
 // joined by ", ": that identity lets every write keep `children_bytes` up to date by a delta,
-// and so the project's size, without rendering the tree (see touch.sql.ts).
+// and so the project's size, without rendering the tree (see changes.sql.ts).
 
 const iso = (column: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

@@ -1,5 +1,6 @@
 import { type SqlSession } from '../../../database/sql-session';
 import { sqlStatement, type SqlStatement } from '../../../database/sql-statement';
+import { type Pending, type Round } from '../../../database/unit-of-work';
 
 export interface TaggedDocument {
   revision: number;
@@ -12,12 +13,13 @@ export interface TaggedDocument {
  * body it is sent with; the revision alone answers a conditional read without building anything.
  */
 export class TaggedReads<P extends object> {
-  private readonly documentStatement: SqlStatement<P, TaggedDocument>;
-  private readonly revisionStatement: SqlStatement<P, { revision: number }>;
+  readonly documentStatement: SqlStatement<P, TaggedDocument>;
+  readonly revisionStatement: SqlStatement<P, { revision: number }>;
 
   /**
-   * `match` is a `FROM … WHERE …` clause (paths.sql.ts), `revision` the column that versions
-   * the representation and `json` its document.
+   * `name` prefixes the statements' names (`<repository>.<resource>`); `match` is a `FROM …
+   * WHERE …` clause (paths.sql.ts), `revision` the column that versions the representation and
+   * `json` its document.
    */
   constructor(name: string, match: string, revision: string, json: string) {
     this.documentStatement = sqlStatement(
@@ -32,6 +34,11 @@ export class TaggedReads<P extends object> {
 
   document(db: SqlSession, params: P): Promise<TaggedDocument | undefined> {
     return db.row(this.documentStatement, params);
+  }
+
+  /** The document, read inside a write (under its lock). */
+  documentIn(round: Round, params: P): Pending<TaggedDocument | undefined> {
+    return round.row(this.documentStatement, params);
   }
 
   async revision(db: SqlSession, params: P): Promise<number | undefined> {

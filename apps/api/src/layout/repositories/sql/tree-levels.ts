@@ -1,10 +1,38 @@
-/** The levels of the layout tree, top down, with the table, alias and parameters of each. */
+/**
+ * The levels of the layout tree, top down: the table, alias and path parameter of each, the
+ * column that names its parent, and the repository whose statements write it (the prefix of
+ * their names, and of their file under layout/queries/).
+ */
 export const TREE_LEVELS = {
-  project: { table: 'projects', alias: 'p', idParam: 'projectId', parentColumn: undefined },
-  block: { table: 'blocks', alias: 'b', idParam: 'blockId', parentColumn: 'project_id' },
-  row: { table: 'rows', alias: 'r', idParam: 'rowId', parentColumn: 'block_id' },
-  column: { table: 'columns', alias: 'c', idParam: 'columnId', parentColumn: 'row_id' },
-  content: { table: 'contents', alias: 'ct', idParam: 'contentId', parentColumn: 'column_id' },
+  project: {
+    table: 'projects',
+    alias: 'p',
+    idParam: 'projectId',
+    parentColumn: 'owner_id',
+    owner: 'projects',
+  },
+  block: {
+    table: 'blocks',
+    alias: 'b',
+    idParam: 'blockId',
+    parentColumn: 'project_id',
+    owner: 'blocks',
+  },
+  row: { table: 'rows', alias: 'r', idParam: 'rowId', parentColumn: 'block_id', owner: 'rows' },
+  column: {
+    table: 'columns',
+    alias: 'c',
+    idParam: 'columnId',
+    parentColumn: 'row_id',
+    owner: 'columns',
+  },
+  content: {
+    table: 'contents',
+    alias: 'ct',
+    idParam: 'contentId',
+    parentColumn: 'column_id',
+    owner: 'contents',
+  },
 } as const;
 
 export type TreeLevel = keyof typeof TREE_LEVELS;
@@ -22,6 +50,11 @@ export function parentOf(level: ChildLevel): ParentLevel {
 /** `level` and the levels above it, bottom up. */
 export function levelAndAncestors(level: TreeLevel): TreeLevel[] {
   return ORDER.slice(0, ORDER.indexOf(level) + 1).reverse();
+}
+
+/** `level` and the levels beneath it, top down. */
+export function levelAndDescendants(level: TreeLevel): TreeLevel[] {
+  return ORDER.slice(ORDER.indexOf(level));
 }
 
 /**

@@ -1,0 +1,143 @@
+import { sqlStatement, type SqlStatement } from '../../../database/sql-statement';
+import { projectBytes } from './documents.sql';
+import { WRITE_REVISION } from './paths.sql';
+import {
+  levelAndAncestors,
+  type ParentLevel,
+  parentOf,
+  TREE_LEVELS,
+  type TreeLevel,
+} from './tree-levels';
+
+/**
+ * The columns of the `changed` CTE that every write statement of the tree defines: one row per
+ * node of the statement's level whose place or representation it changed.
+ *
+ * - `old_parent`: the parent it was under before (NULL for a node it created);
+ * - `new_parent`: the parent it is under after (NULL for a node it removed, with its subtree);
+ *   both the same for a change in place (its JSON, or its place among its siblings);
+ * - `old_bytes`, `new_bytes`: its length in its parent's JSON list, before and after (the
+ *   subtree's; 0 where there is no such node).
+ *
+ * A node moved between two parents is one row, with both: so a move, a copy, a delete and an
+ * update all state their changes alike, and what follows from them (the ancestors' revisions,
+ * child counts and byte totals, for one path or two) is worked out in one place, here.
+ */
+export const CHANGED_COLUMNS = '(id, old_parent, new_parent, old_bytes, new_bytes)';
+
+/** What a statement of the tree is made of (see treeWriteStatement). */
+export interface TreeWriteParts {
+  /** CTEs that find and write the nodes (without the leading WITH), or '' for none. */
+  readonly with: string;
+  /** A SELECT of the `changed` rows (see CHANGED_COLUMNS): what the statement changed. */
+  readonly changed: string;
+  /**
+   * The statement's answer, over the CTEs of `with`, `changed` and those of followChanges:
+   * `touched_<level>` for each ancestor level (`id`, `child_count`), `touched_project` with the
+   * project's whole answer in `tree_bytes`.
+   */
+  readonly select: string;
+}
+
+/**
+ * A write statement of the tree: `parts.with` writes nodes of `level`, `parts.changed` states
+ * what it changed, and the ancestors follow from that (followChanges), in the same statement.
+ * Every statement that writes the tree is made here, so none can leave its ancestors behind.
+ */
+export function treeWriteStatement<P extends object, R>(
+  name: string,
+  level: TreeLevel,
+  parts: TreeWriteParts,
+): SqlStatement<P, R> {
+  const ctes = [
+    ...(parts.with.trim() === '' ? [] : [parts.with]),
+    `changed ${CHANGED_COLUMNS} AS (${parts.changed})`,
+    ...followChanges(level),
+  ];
+  return sqlStatement<P, R>(name, `WITH ${ctes.join(',\n')}\n${parts.select}`);
+}
+
+/**
+ * CTEs that record the `changed` rows of nodes of `level` in their ancestors, bottom up:
+ *
+ * - each parent named in `changed` adds the nodes that came (+1) and left (−1) to its child
+ *   count, and their bytes to its children's bytes, with the `", "` between list items that
+ *   its count before and after implies (a node's JSON is its shell plus its children joined by
+ *   `", "`, see documents.sql.ts);
+ * - every ancestor above adds what its children's bytes changed by;
+ * - all of them take the write's revision (WRITE_REVISION) as revision and list revision, so
+ *   that the tags of both paths of a move change, and no other; the project moves
+ *   `updated_at`.
+ *
+ * Each level's CTE is an UPDATE of that level's table for the ids the level below named, so
+ * the same ancestor reached from two changes (a move between two columns of one row) is
+ * updated once, with the sum. Nothing is touched when nothing changed (`changed` empty). A
+ * node of level `project` has no parent: a statement that changes the project's own members
+ * updates its row itself.
+ */
+export function followChanges(level: TreeLevel): string[] {
+  if (level === 'project') return [];
+  const parent = parentOf(level);
+  const ancestors = levelAndAncestors(parent) as ParentLevel[];
+  return [
+    `parent_changes AS (
+      SELECT c.parent_id, sum(c.count)::int AS count, sum(c.bytes)::bigint AS bytes FROM (
+        SELECT ch.old_parent AS parent_id, -1 AS count, -ch.old_bytes AS bytes
+        FROM changed ch WHERE ch.old_parent IS NOT NULL
+        UNION ALL
+        SELECT ch.new_parent, 1, ch.new_bytes FROM changed ch WHERE ch.new_parent IS NOT NULL) c
+      GROUP BY c.parent_id)`,
+    ...ancestors.map((ancestor, index) =>
+      index === 0 ? touchParent(ancestor) : touchAncestor(ancestor, ancestors[index - 1]),
+    ),
+  ];
+}
+
+const SEPARATORS = (count: string) => `GREATEST(${count} - 1, 0)`;
+
+/** The parents named in `changed`: children, bytes and the separators between them. */
+function touchParent(level: ParentLevel): string {
+  const { table } = TREE_LEVELS[level];
+  // In SET, x.child_count is the count before; in RETURNING, after.
+  const separatorsDelta = (before: string, after: string) =>
+    `2 * (${SEPARATORS(after)} - ${SEPARATORS(before)})`;
+  const sets = [
+    `revision = ${WRITE_REVISION}`,
+    `list_revision = ${WRITE_REVISION}`,
+    `child_count = x.child_count + d.count`,
+    `children_bytes = x.children_bytes + d.bytes + ${separatorsDelta('x.child_count', 'x.child_count + d.count')}`,
+    ...(level === 'project' ? ['updated_at = now()'] : []),
+  ];
+  const delta = `(d.bytes + ${separatorsDelta('x.child_count - d.count', 'x.child_count')})::bigint`;
+  return `touched_${level} AS (
+    UPDATE ${table} x SET ${sets.join(', ')}
+    FROM parent_changes d
+    WHERE x.id = d.parent_id AND ${withinProject(level)}
+    RETURNING x.id, x.child_count, ${returned(level, delta)})`;
+}
+
+/** An ancestor above the parents: the sum of what its children below changed by. */
+function touchAncestor(level: ParentLevel, below: ParentLevel): string {
+  const { table } = TREE_LEVELS[level];
+  const sets = [
+    `revision = ${WRITE_REVISION}`,
+    `list_revision = ${WRITE_REVISION}`,
+    `children_bytes = x.children_bytes + d.bytes`,
+    ...(level === 'project' ? ['updated_at = now()'] : []),
+  ];
+  return `touched_${level} AS (
+    UPDATE ${table} x SET ${sets.join(', ')}
+    FROM (SELECT t.up AS id, sum(t.bytes)::bigint AS bytes FROM touched_${below} t GROUP BY t.up) d
+    WHERE x.id = d.id AND ${withinProject(level)}
+    RETURNING x.id, x.child_count, ${returned(level, 'd.bytes')})`;
+}
+
+/** Every statement of the tree confines each table to the project (the shard key). */
+const withinProject = (level: TreeLevel) =>
+  level === 'project' ? `x.id = $projectId` : `x.project_id = $projectId`;
+
+/** What a touched level passes up (its parent, its change in bytes), or the project's size. */
+function returned(level: ParentLevel, delta: string): string {
+  if (level === 'project') return `${projectBytes('x')} AS tree_bytes`;
+  return `x.${TREE_LEVELS[level].parentColumn} AS up, ${delta} AS bytes`;
+}

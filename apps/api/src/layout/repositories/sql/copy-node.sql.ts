@@ -1,0 +1,225 @@
+import { sqlStatement, type SqlStatement } from '../../../database/sql-statement';
+import { treeWriteStatement } from './changes.sql';
+import { nodeBytes, projectBytes } from './documents.sql';
+import { destination } from './destination.sql';
+import { endOfList } from './new-node.sql';
+import { lockedPath, WRITE_REVISION } from './paths.sql';
+import {
+  type ChildLevel,
+  levelAndDescendants,
+  parentOf,
+  TREE_LEVELS,
+  type TreeLevel,
+} from './tree-levels';
+
+// A copy of a subtree in a fixed number of statements, whatever its size: one statement that
+// pairs every node of the subtree with a new id, level by level (`map_<level>`: old id, new id,
+// new parent), then inserts each level's copies from those pairs, every value kept but the ids,
+// the parent and the revision. The copies keep their sort keys beneath the copied node, and
+// their counters: a node's JSON has the same length with another id (UUIDs are all 36
+// characters) and other timestamps (always 24), so the subtree's child counts and byte totals
+// hold for the copy as they are.
+
+/** What each level's copy takes from its original, besides ids, parent, place and revision. */
+const COPIED_VALUES: Record<TreeLevel, readonly string[]> = {
+  project: ['child_count', 'children_bytes'],
+  block: ['description', 'style', 'child_count', 'children_bytes'],
+  row: ['description', 'child_count', 'children_bytes'],
+  column: ['size', 'child_count', 'children_bytes'],
+  content: ['type', 'style', 'data'],
+};
+
+/** The levels whose rows carry a list revision (those that hold a list). */
+const hasList = (level: TreeLevel) => level !== 'content';
+
+/** A new id for every node beneath the copied one, paired with its original, level by level. */
+function pairsBeneath(level: TreeLevel): string[] {
+  return levelAndDescendants(level)
+    .slice(1)
+    .map((below) => {
+      const { table, parentColumn } = TREE_LEVELS[below];
+      const above = TREE_LEVELS[parentOf(below as ChildLevel)].alias;
+      return `map_${TREE_LEVELS[below].alias} AS MATERIALIZED (
+        SELECT x.id AS old_id, uuid_v7() AS new_id, m.new_id AS new_parent
+        FROM ${table} x JOIN map_${above} m ON x.${parentColumn} = m.old_id
+        WHERE x.project_id = $projectId)`;
+    });
+}
+
+/** How many nodes the copy makes: the copied node and everything beneath it. */
+function nodesCounted(level: TreeLevel): string {
+  return levelAndDescendants(level)
+    .map((l) => `(SELECT count(*) FROM map_${TREE_LEVELS[l].alias})`)
+    .join(' + ');
+}
+
+/**
+ * Inserts the copies of `level` from their pairs. `sortKey` is the copied node's place (its
+ * copies beneath it keep theirs); `project` the project they go into; `revision` theirs.
+ */
+function insertCopies(
+  level: ChildLevel,
+  options: { sortKey?: string; project: string; revision: string },
+): string {
+  const { table, alias, parentColumn } = TREE_LEVELS[level];
+  const values = COPIED_VALUES[level];
+  // A block's parent column is its project's.
+  const own = parentColumn === 'project_id' ? [] : [parentColumn];
+  const ownValues = parentColumn === 'project_id' ? [] : ['m.new_parent'];
+  const revisions = hasList(level) ? ['revision', 'list_revision'] : ['revision'];
+  return `copy_${alias} AS (
+    INSERT INTO ${table} (id, project_id, ${[...own, 'sort_key', ...values, ...revisions].join(', ')})
+    SELECT m.new_id, ${options.project}, ${[...ownValues, options.sortKey ?? 'x.sort_key', ...values.map((v) => `x.${v}`), ...revisions.map(() => options.revision)].join(', ')}
+    FROM map_${alias} m JOIN ${table} x ON x.id = m.old_id AND x.project_id = $projectId
+    CROSS JOIN allowed
+    RETURNING ${table}.id)`;
+}
+
+/** What a copy within a project reports, for its rules and its answer. */
+export interface CopiedRow {
+  /** The original's revision (its tag), for `If-Match`. */
+  revision: number;
+  /** The parent the copy goes into, with its ancestors; null when there is no such parent. */
+  parent_id: string | null;
+  row_id: string | null;
+  block_id: string | null;
+  /** Nodes the copy makes (the copied one and all beneath it). */
+  nodes: string | null;
+  /** The project's whole answer before the copy, and with it. */
+  tree_before: string | null;
+  tree_after: string | null;
+  /** Children of the parent after the copy (null when nothing was copied). */
+  siblings: number | null;
+  /** Whether the copy was made: not when it would break a limit that `allowed` checks. */
+  copied: boolean;
+}
+
+/**
+ * Copies the node of `level` on the request's path, with its subtree, into `$toParentId` (or
+ * the same parent when null) at `$sortKey` (null: the end), with `$copyId` as the new node's
+ * id. It copies nothing when the copy would make more than `$maxNodes` nodes or take the
+ * project's answer past `$maxTreeBytes` (nor when `guard`, over `fits f` and `source s`,
+ * fails), and reports the numbers for the service's rules. `extra` adds columns to the
+ * answer, over `source s` and `destination d`.
+ */
+export function copyNodeStatement<P extends object, R extends CopiedRow>(
+  level: ChildLevel,
+  options: { guard?: string; extra?: string } = {},
+): SqlStatement<P, R> {
+  const { alias, owner, parentColumn } = TREE_LEVELS[level];
+  const parent = parentOf(level);
+  return treeWriteStatement(`${owner}.copy`, level, {
+    with: [
+      `source AS (
+         SELECT ${alias}.id, ${alias}.revision, ${alias}.${parentColumn} AS parent_id,
+           ${nodeBytes[level](alias)} AS bytes${level === 'column' ? `, ${alias}.size` : ''}
+         ${lockedPath(level)})`,
+      `destination AS (${destination(level)})`,
+      `map_${alias} AS MATERIALIZED (
+         SELECT s.id AS old_id, $copyId::uuid AS new_id, d.id AS new_parent
+         FROM source s, destination d)`,
+      ...pairsBeneath(level),
+      `fits AS (
+         SELECT (${nodesCounted(level)})::bigint AS nodes,
+           pr.bytes AS tree_before,
+           pr.bytes + s.bytes + CASE WHEN d.child_count > 0 THEN 2 ELSE 0 END AS tree_after
+         FROM source s, destination d,
+           (SELECT ${projectBytes('p')} AS bytes FROM projects p WHERE p.id = $projectId) pr)`,
+      `allowed AS (
+         SELECT 1 FROM fits f, source s, destination d
+         WHERE f.nodes <= $maxNodes::bigint AND f.tree_after <= $maxTreeBytes::bigint
+           ${options.guard ? `AND ${options.guard}` : ''})`,
+      ...levelAndDescendants(level).map((l) =>
+        insertCopies(l as ChildLevel, {
+          sortKey:
+            l === level
+              ? `COALESCE($sortKey::bigint, ${endOfList(level, 'm.new_parent')})`
+              : undefined,
+          project: '$projectId',
+          revision: WRITE_REVISION,
+        }),
+      ),
+    ].join(',\n'),
+    changed: `SELECT c.id, NULL::uuid, d.id, 0::bigint, s.bytes
+      FROM copy_${alias} c, source s, destination d`,
+    select: `SELECT s.revision, d.id AS parent_id, d.row_id, d.block_id,
+       f.nodes::text AS nodes, f.tree_before::text AS tree_before, f.tree_after::text AS tree_after,
+       (SELECT tp.child_count FROM touched_${parent} tp WHERE tp.id = d.id) AS siblings,
+       EXISTS (SELECT 1 FROM copy_${alias}) AS copied${options.extra ? `, ${options.extra}` : ''}
+     FROM source s LEFT JOIN destination d ON true LEFT JOIN fits f ON true`,
+  });
+}
+
+/** What a project's copy reports. */
+export interface CopiedProjectRow {
+  /** The original's revision (its tag), for `If-Match`. */
+  revision: number;
+  /** Nodes the copy makes: the project and everything in it. */
+  nodes: string;
+  /** The account's projects with the copy (null when nothing was copied). */
+  projects: number | null;
+  /** Bytes of the copy's whole answer (null when nothing was copied). */
+  tree_bytes: string | null;
+  copied: boolean;
+}
+
+/**
+ * Copies the caller's project `$projectId` with its whole tree into a new project of theirs,
+ * `$copyId`, at revision 1, titled `$title`, or the original's title (cut to fit `$titleMax`)
+ * with `$titleSuffix`. Nothing is copied past `$maxNodes` nodes. It counts the copy among the
+ * account's projects (the account's row lock serialises its creates, so the count is exact). It
+ * writes one project only: the original is read, in the statement's snapshot.
+ */
+export const COPY_PROJECT = sqlStatement<
+  {
+    accountId: string;
+    projectId: string;
+    copyId: string;
+    title: string | null;
+    titleMax: number;
+    titleSuffix: string;
+    maxNodes: number;
+  },
+  CopiedProjectRow
+>(
+  'projects.copy',
+  `WITH ${[
+    `source AS (SELECT p.id, p.title, p.revision FROM projects p
+       WHERE p.id = $projectId AND p.owner_id = $accountId)`,
+    `map_p AS MATERIALIZED (SELECT s.id AS old_id, $copyId::uuid AS new_id FROM source s)`,
+    ...pairsBeneath('project'),
+    `fits AS (SELECT (${nodesCounted('project')})::bigint AS nodes)`,
+    `allowed AS (SELECT 1 FROM fits f, source s WHERE f.nodes <= $maxNodes::bigint)`,
+    `counted AS (
+       UPDATE accounts a SET project_count = a.project_count + 1 FROM allowed
+       WHERE a.id = $accountId RETURNING a.project_count)`,
+    `copy_p AS (
+       INSERT INTO projects AS n (id, owner_id, title, child_count, children_bytes)
+       SELECT m.new_id, $accountId,
+         COALESCE($title::text,
+           left(x.title, $titleMax::int - char_length($titleSuffix::text)) || $titleSuffix::text),
+         x.child_count, x.children_bytes
+       FROM map_p m JOIN projects x ON x.id = m.old_id CROSS JOIN allowed
+       RETURNING n.id, ${projectBytes('n')} AS tree_bytes)`,
+    ...levelAndDescendants('block').map((l) =>
+      insertCopies(l as ChildLevel, { project: '$copyId::uuid', revision: '1' }),
+    ),
+  ].join(',\n')}
+  SELECT s.revision, f.nodes::text AS nodes, c.project_count AS projects,
+    cp.tree_bytes::text AS tree_bytes, cp.id IS NOT NULL AS copied
+  FROM source s CROSS JOIN fits f LEFT JOIN counted c ON true LEFT JOIN copy_p cp ON true`,
+);
+
+/** The document of a copy, by its id: sent right behind the copy, in the same round. */
+export function copyDocumentStatement(
+  level: TreeLevel,
+  json: (alias: string) => string,
+): SqlStatement<{ projectId: string; copyId: string }, { json: string }> {
+  const { table, alias, owner } = TREE_LEVELS[level];
+  const within = level === 'project' ? '' : ` AND ${alias}.project_id = $projectId`;
+  return sqlStatement(
+    `${owner}.copy-document`,
+    `SELECT (${json(alias)})::text AS json FROM ${table} ${alias}
+     WHERE ${alias}.id = $copyId${within}`,
+  );
+}
