@@ -8,6 +8,7 @@ export * from './validation/field-error';
 export * from './validation/field-errors';
 export * from './validation/field-error-summary';
 export * from './validation/validate-body';
+export * from './validation/body-may-be-omitted';
 export * from './validation/body-shape-problems';
 export * from './validation/reserved-keys';
 export * from './validation/without-reserved-keys';
@@ -45,20 +46,27 @@ export * from './project/update-project.dto';
 export * from './project/project-summary.response';
 export * from './project/project.response';
 export * from './project/list-projects.query.dto';
+export * from './project/duplicate-project.dto';
 
 export * from './block/block-style';
 export * from './block/block-style.dto';
 export * from './block/create-block.dto';
 export * from './block/update-block.dto';
+export * from './block/move-block.dto';
+export * from './block/duplicate-block.dto';
 export * from './block/block-style.response';
 export * from './block/block.response';
 
 export * from './row/create-row.dto';
 export * from './row/update-row.dto';
+export * from './row/move-row.dto';
+export * from './row/duplicate-row.dto';
 export * from './row/row.response';
 
 export * from './column/create-column.dto';
 export * from './column/update-column.dto';
+export * from './column/move-column.dto';
+export * from './column/duplicate-column.dto';
 export * from './column/column.response';
 
 export * from './content/content-type';
@@ -68,6 +76,8 @@ export * from './content/content-style.dto';
 export * from './content/content-body.dto';
 export * from './content/create-content.dto';
 export * from './content/update-content.dto';
+export * from './content/move-content.dto';
+export * from './content/duplicate-content.dto';
 export * from './content/column-content.dto';
 export * from './content/content-style.response';
 export * from './content/content.response';

@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
+import { bodyMayBeOmitted } from './body-may-be-omitted';
 import { findBodyShapeProblems, isTooDeep } from './body-shape-problems';
 import { FieldError, NOT_AN_OBJECT_BODY_DETAIL } from './field-error';
 import { dedupeFieldErrors, toFieldErrors } from './field-errors';
@@ -16,13 +17,15 @@ export type BodyValidationResult<T> =
  * Checks a parsed JSON body against a request DTO exactly as the server does and returns the DTO
  * instance or the list of invalid members. Reserved keys and over-deep nesting are caught on the
  * raw body first: class-transformer would drop or choke on the former and overflow on the latter.
- * A server that feeds bodies to class-transformer itself must do the same first.
+ * A server that feeds bodies to class-transformer itself must do the same first. No body at all
+ * (`undefined`) is an empty one for the DTOs that say so (BodyMayBeOmitted).
  */
 export async function validateBody<T extends object>(
   cls: Constructor<T>,
   body: unknown,
 ): Promise<BodyValidationResult<T>> {
   cacheRuleLookups();
+  if (body === undefined && bodyMayBeOmitted(cls)) body = {};
   if (!isPlainObject(body)) {
     return { ok: false, errors: [{ pointer: '', detail: NOT_AN_OBJECT_BODY_DETAIL }] };
   }

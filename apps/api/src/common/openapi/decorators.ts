@@ -1,5 +1,6 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import {
+  ApiBody,
   ApiBearerAuth,
   ApiExtraModels,
   ApiHeader,
@@ -99,6 +100,12 @@ const LOCATION: HeaderObject = {
   schema: { type: 'string', format: 'uri-reference' },
 };
 
+const NEW_PATH: HeaderObject = {
+  description: 'Path of the resource at its new place; the old path answers 404 from now on.',
+  required: true,
+  schema: { type: 'string', format: 'uri-reference' },
+};
+
 /** 200 with a JSON body: a response class (or a list of one, `[Class]`) or a schema. */
 export function ApiOkJsonResponse(
   body: Body,
@@ -156,6 +163,29 @@ export function ApiChangedResponse(
 }
 
 /**
+ * A move of a node of the layout tree: 200 with the node (its members and its tag unchanged),
+ * its new path in `Location`, and the project revision.
+ */
+export function ApiMovedResponse(
+  type: Type,
+  example: unknown,
+  description: string,
+): MethodDecorator & ClassDecorator {
+  return ApiResponse({
+    status: 200,
+    description,
+    type,
+    example,
+    headers: { ETag: ETAG, 'Project-Revision': PROJECT_REVISION, Location: NEW_PATH },
+  });
+}
+
+/** A JSON body whose members are all optional, which the request may also leave out. */
+export function ApiOptionalBody(type: Type): MethodDecorator {
+  return ApiBody({ type, required: false });
+}
+
+/**
  * 201 with the new resource and, unless `location` is false (an account has no path of its
  * own), its path in `Location`; a resource of the layout tree (`tagged`) also carries its `ETag`
  * and the project revision. The Location example is filled in by the document builder, which
@@ -206,8 +236,8 @@ export function ApiIfMatch(): MethodDecorator & ClassDecorator {
 }
 
 /**
- * `Idempotency-Key` on a create, and its 422: the same key with the same request replays the
- * first answer instead of creating again.
+ * `Idempotency-Key` on a create, a move or a copy, and its 422: the same key with the same
+ * request replays the first answer instead of doing it again.
  */
 export function ApiIdempotencyKey(): MethodDecorator & ClassDecorator {
   return applyDecorators(
@@ -215,12 +245,12 @@ export function ApiIdempotencyKey(): MethodDecorator & ClassDecorator {
       name: 'Idempotency-Key',
       required: false,
       description:
-        "A key of the client's choosing, unique per create (draft-ietf-httpapi-idempotency-" +
+        "A key of the client's choosing, unique per request (draft-ietf-httpapi-idempotency-" +
         'key-header; a UUID, quoted or not). Sent again with the same request within 24 hours, ' +
-        'the first answer is replayed (201, the same body, `ETag`, `Location`) and nothing is ' +
-        'created again, even when the two arrive at once on two instances. So a create retried ' +
-        'after a timeout, or after 503 `write-outcome-unknown`, never creates twice. With ' +
-        'another request: 422.',
+        'the first answer is replayed (the same status, body, `ETag`, `Location`) and nothing ' +
+        'is done again, even when the two arrive at once on two instances. So a create, a move ' +
+        'or a copy retried after a timeout, or after 503 `write-outcome-unknown`, never happens ' +
+        'twice. With another request: 422.',
       schema: {
         type: 'string',
         minLength: 1,

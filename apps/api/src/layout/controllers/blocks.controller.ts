@@ -1,12 +1,20 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { BlockResponse, CreateBlockDto, UpdateBlockDto } from '@layout/contracts';
+import {
+  BlockResponse,
+  CreateBlockDto,
+  DuplicateBlockDto,
+  MoveBlockDto,
+  UpdateBlockDto,
+} from '@layout/contracts';
 import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
 import {
-  ApiIdempotencyKey,
   ApiChangedResponse,
   ApiCreatedJsonResponse,
   ApiDeletedResponse,
+  ApiIdempotencyKey,
+  ApiMovedResponse,
+  ApiOptionalBody,
   ApiProblems,
   ApiProtected,
   ApiTaggedRead,
@@ -111,5 +119,52 @@ export class BlocksController {
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<never>> {
     return this.blocks.delete({ accountId: account.id, ...path }, conditions);
+  }
+
+  @Post(':blockId/move')
+  @HttpCode(200)
+  @ConditionalWrite()
+  @ApiIdempotencyKey()
+  @ApiOperation({
+    summary: 'Move a block',
+    description:
+      "Moves the block, with everything in it, to `position` among the project's blocks (past " +
+      'the end: the end). It keeps its id and its tag; `Project-Revision` and the tags of the ' +
+      'project and of its list of blocks move on.',
+  })
+  @ApiMovedResponse(BlockResponse, BLOCK_EXAMPLE, 'The block at its new place, with its tag.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound')
+  move(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Param() path: BlockPath,
+    @Body() body: MoveBlockDto,
+    @Conditions() conditions: RequestConditions,
+    @Idempotency() idempotency: IdempotencyRequest | undefined,
+  ): Promise<Representation<BlockResponse>> {
+    return this.blocks.move({ accountId: account.id, ...path }, body, conditions, idempotency);
+  }
+
+  @Post(':blockId/duplicate')
+  @HttpCode(201)
+  @ConditionalWrite()
+  @ApiIdempotencyKey()
+  @ApiOperation({
+    summary: 'Duplicate a block',
+    description:
+      'Copies the block with everything in it, new ids everywhere, at `position` among the ' +
+      "project's blocks; without one, right after the original. At most 20 000 nodes per copy, " +
+      'and the project stays within its limits (500 blocks, 8 MiB).',
+  })
+  @ApiOptionalBody(DuplicateBlockDto)
+  @ApiCreatedJsonResponse(BlockResponse, BLOCK_EXAMPLE, 'The copy, with its new ids.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
+  duplicate(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Param() path: BlockPath,
+    @Body() body: DuplicateBlockDto,
+    @Conditions() conditions: RequestConditions,
+    @Idempotency() idempotency: IdempotencyRequest | undefined,
+  ): Promise<Representation<BlockResponse>> {
+    return this.blocks.duplicate({ accountId: account.id, ...path }, body, conditions, idempotency);
   }
 }

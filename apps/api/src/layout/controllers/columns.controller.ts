@@ -1,12 +1,20 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ColumnResponse, CreateColumnDto, UpdateColumnDto } from '@layout/contracts';
+import {
+  ColumnResponse,
+  CreateColumnDto,
+  DuplicateColumnDto,
+  MoveColumnDto,
+  UpdateColumnDto,
+} from '@layout/contracts';
 import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
 import {
-  ApiIdempotencyKey,
   ApiChangedResponse,
   ApiCreatedJsonResponse,
   ApiDeletedResponse,
+  ApiIdempotencyKey,
+  ApiMovedResponse,
+  ApiOptionalBody,
   ApiProblems,
   ApiProtected,
   ApiTaggedRead,
@@ -115,5 +123,60 @@ export class ColumnsController {
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<never>> {
     return this.columns.delete({ accountId: account.id, ...path }, conditions);
+  }
+
+  @Post(':columnId/move')
+  @HttpCode(200)
+  @ConditionalWrite()
+  @ApiIdempotencyKey()
+  @ApiOperation({
+    summary: 'Move a column',
+    description:
+      'Moves the column, with its contents, to the row `rowId` of the project (its own when ' +
+      'left out), at `position` (the end when left out), in one transaction. A row without room ' +
+      'for its size answers 409 with `availableSize`. It keeps its id and its tag; `Location` ' +
+      'is its new path, and the old one answers 404 from now on.',
+  })
+  @ApiOptionalBody(MoveColumnDto)
+  @ApiMovedResponse(ColumnResponse, COLUMN_EXAMPLE, 'The column at its new place, with its tag.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'rowWidthExceeded', 'limitExceeded')
+  move(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Param() path: ColumnPath,
+    @Body() body: MoveColumnDto,
+    @Conditions() conditions: RequestConditions,
+    @Idempotency() idempotency: IdempotencyRequest | undefined,
+  ): Promise<Representation<ColumnResponse>> {
+    return this.columns.move({ accountId: account.id, ...path }, body, conditions, idempotency);
+  }
+
+  @Post(':columnId/duplicate')
+  @HttpCode(201)
+  @ConditionalWrite()
+  @ApiIdempotencyKey()
+  @ApiOperation({
+    summary: 'Duplicate a column',
+    description:
+      'Copies the column with its contents, new ids everywhere, into the row `rowId` of the ' +
+      'project (its own when left out), at `position`; without one, right after the original ' +
+      'in its own row, else at the end. A copy that does not fit its row answers 409 with ' +
+      '`availableSize` and creates nothing.',
+  })
+  @ApiOptionalBody(DuplicateColumnDto)
+  @ApiCreatedJsonResponse(ColumnResponse, COLUMN_EXAMPLE, 'The copy, with its new ids.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'rowWidthExceeded', 'limitExceeded')
+  duplicate(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Param() path: ColumnPath,
+    @Body() body: DuplicateColumnDto,
+    @Conditions() conditions: RequestConditions,
+    @Idempotency() idempotency: IdempotencyRequest | undefined,
+  ): Promise<Representation<ColumnResponse>> {
+    return this.columns.duplicate(
+      { accountId: account.id, ...path },
+      body,
+      conditions,
+      idempotency,
+    );
   }
 }

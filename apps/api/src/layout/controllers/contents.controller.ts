@@ -1,12 +1,20 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ContentResponse, CreateContentDto, UpdateContentDto } from '@layout/contracts';
+import {
+  ContentResponse,
+  CreateContentDto,
+  DuplicateContentDto,
+  MoveContentDto,
+  UpdateContentDto,
+} from '@layout/contracts';
 import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
 import {
-  ApiIdempotencyKey,
   ApiChangedResponse,
   ApiCreatedJsonResponse,
   ApiDeletedResponse,
+  ApiIdempotencyKey,
+  ApiMovedResponse,
+  ApiOptionalBody,
   ApiProblems,
   ApiProtected,
   ApiTaggedRead,
@@ -111,5 +119,60 @@ export class ContentsController {
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<never>> {
     return this.contents.delete({ accountId: account.id, ...path }, conditions);
+  }
+
+  @Post(':contentId/move')
+  @HttpCode(200)
+  @ConditionalWrite()
+  @ApiIdempotencyKey()
+  @ApiOperation({
+    summary: 'Move a content',
+    description:
+      'Moves the content to the column `columnId` of the project (its own when left out), at ' +
+      '`position` (the end when left out; past the end: the end), in one transaction. It keeps ' +
+      'its id and its tag; `Location` is its new path, and the old one answers 404 from now on. ' +
+      "`If-Match` is compared with the content's tag. A full column answers 409 " +
+      '`limit-exceeded`; a column that is not in the project answers 404.',
+  })
+  @ApiOptionalBody(MoveContentDto)
+  @ApiMovedResponse(ContentResponse, CONTENT_EXAMPLE, 'The content at its new place, with its tag.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
+  move(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Param() path: ContentPath,
+    @Body() body: MoveContentDto,
+    @Conditions() conditions: RequestConditions,
+    @Idempotency() idempotency: IdempotencyRequest | undefined,
+  ): Promise<Representation<ContentResponse>> {
+    return this.contents.move({ accountId: account.id, ...path }, body, conditions, idempotency);
+  }
+
+  @Post(':contentId/duplicate')
+  @HttpCode(201)
+  @ConditionalWrite()
+  @ApiIdempotencyKey()
+  @ApiOperation({
+    summary: 'Duplicate a content',
+    description:
+      'Copies the content, with a new id, into the column `columnId` of the project (its own ' +
+      'when left out), at `position`; without one, right after the original in its own column, ' +
+      "else at the end. `If-Match` is compared with the original's tag.",
+  })
+  @ApiOptionalBody(DuplicateContentDto)
+  @ApiCreatedJsonResponse(ContentResponse, CONTENT_EXAMPLE, 'The copy, with its new ids.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
+  duplicate(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Param() path: ContentPath,
+    @Body() body: DuplicateContentDto,
+    @Conditions() conditions: RequestConditions,
+    @Idempotency() idempotency: IdempotencyRequest | undefined,
+  ): Promise<Representation<ContentResponse>> {
+    return this.contents.duplicate(
+      { accountId: account.id, ...path },
+      body,
+      conditions,
+      idempotency,
+    );
   }
 }

@@ -14,13 +14,14 @@ import { ApiOperation, ApiQuery, ApiResponse, ApiTags, type HeaderObject } from 
 import { type FastifyReply } from 'fastify';
 import {
   CreateProjectDto,
+  DuplicateProjectDto,
   ListProjectsQueryDto,
   PAGE_CURSOR_DETAIL,
   PAGE_CURSOR_MAX_LENGTH,
+  ProjectResponse,
   PROJECTS_PAGE_SIZE_DEFAULT,
   PROJECTS_PAGE_SIZE_MAX,
   PROJECTS_PAGE_SIZE_MIN,
-  ProjectResponse,
   ProjectSummaryResponse,
   UpdateProjectDto,
 } from '@layout/contracts';
@@ -31,10 +32,11 @@ import { Conditions, type RequestConditions } from '../../common/http/request-co
 import { Idempotency, type IdempotencyRequest } from '../../common/http/idempotency';
 import { type Representation } from '../../common/http/representation';
 import {
-  ApiIdempotencyKey,
   ApiChangedResponse,
   ApiCreatedJsonResponse,
   ApiDeletedResponse,
+  ApiIdempotencyKey,
+  ApiOptionalBody,
   ApiProblems,
   ApiProtected,
   ApiTaggedRead,
@@ -213,5 +215,35 @@ export class ProjectsController {
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<never>> {
     return this.projects.delete({ accountId: account.id, ...path }, conditions);
+  }
+
+  @Post(':projectId/duplicate')
+  @HttpCode(201)
+  @ConditionalWrite()
+  @ApiIdempotencyKey()
+  @ApiOperation({
+    summary: 'Duplicate a project',
+    description:
+      'A new project of yours with a copy of the whole tree (new ids everywhere), at revision ' +
+      '1, titled `title` or the original\'s title followed by " (copy)". It counts against ' +
+      'your projects (10 000) and the nodes one copy may create (20 000). `If-Match` is ' +
+      "compared with the original's tag; the original does not change.",
+  })
+  @ApiOptionalBody(DuplicateProjectDto)
+  @ApiCreatedJsonResponse(ProjectResponse, PROJECT_EXAMPLE, 'The copy, with its whole tree.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
+  duplicate(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Param() path: ProjectPath,
+    @Body() body: DuplicateProjectDto,
+    @Conditions() conditions: RequestConditions,
+    @Idempotency() idempotency: IdempotencyRequest | undefined,
+  ): Promise<Representation<ProjectResponse>> {
+    return this.projects.duplicate(
+      { accountId: account.id, ...path },
+      body,
+      conditions,
+      idempotency,
+    );
   }
 }

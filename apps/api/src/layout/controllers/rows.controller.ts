@@ -1,12 +1,20 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CreateRowDto, RowResponse, UpdateRowDto } from '@layout/contracts';
+import {
+  CreateRowDto,
+  DuplicateRowDto,
+  MoveRowDto,
+  RowResponse,
+  UpdateRowDto,
+} from '@layout/contracts';
 import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
 import {
-  ApiIdempotencyKey,
   ApiChangedResponse,
   ApiCreatedJsonResponse,
   ApiDeletedResponse,
+  ApiIdempotencyKey,
+  ApiMovedResponse,
+  ApiOptionalBody,
   ApiProblems,
   ApiProtected,
   ApiTaggedRead,
@@ -111,5 +119,54 @@ export class RowsController {
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<never>> {
     return this.rows.delete({ accountId: account.id, ...path }, conditions);
+  }
+
+  @Post(':rowId/move')
+  @HttpCode(200)
+  @ConditionalWrite()
+  @ApiIdempotencyKey()
+  @ApiOperation({
+    summary: 'Move a row',
+    description:
+      'Moves the row, with its columns and contents, to the block `blockId` of the project ' +
+      '(its own when left out), at `position` (the end when left out), in one transaction. It ' +
+      'keeps its id and its tag; `Location` is its new path, and the old one answers 404 from ' +
+      'now on. A full block answers 409 `limit-exceeded`.',
+  })
+  @ApiOptionalBody(MoveRowDto)
+  @ApiMovedResponse(RowResponse, ROW_EXAMPLE, 'The row at its new place, with its tag.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
+  move(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Param() path: RowPath,
+    @Body() body: MoveRowDto,
+    @Conditions() conditions: RequestConditions,
+    @Idempotency() idempotency: IdempotencyRequest | undefined,
+  ): Promise<Representation<RowResponse>> {
+    return this.rows.move({ accountId: account.id, ...path }, body, conditions, idempotency);
+  }
+
+  @Post(':rowId/duplicate')
+  @HttpCode(201)
+  @ConditionalWrite()
+  @ApiIdempotencyKey()
+  @ApiOperation({
+    summary: 'Duplicate a row',
+    description:
+      'Copies the row with its columns and contents, new ids everywhere, into the block ' +
+      '`blockId` of the project (its own when left out), at `position`; without one, right ' +
+      'after the original in its own block, else at the end. At most 20 000 nodes per copy.',
+  })
+  @ApiOptionalBody(DuplicateRowDto)
+  @ApiCreatedJsonResponse(RowResponse, ROW_EXAMPLE, 'The copy, with its new ids.')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
+  duplicate(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Param() path: RowPath,
+    @Body() body: DuplicateRowDto,
+    @Conditions() conditions: RequestConditions,
+    @Idempotency() idempotency: IdempotencyRequest | undefined,
+  ): Promise<Representation<RowResponse>> {
+    return this.rows.duplicate({ accountId: account.id, ...path }, body, conditions, idempotency);
   }
 }

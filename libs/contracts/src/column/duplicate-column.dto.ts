@@ -1,0 +1,28 @@
+import { BodyMayBeOmitted } from '../validation/body-may-be-omitted';
+import { ID_MAX_LENGTH } from '../limits';
+import { IsPosition } from '../validation/is-position';
+import { IsStringOfLength } from '../validation/is-string-of-length';
+import { MayBeOmitted } from '../validation/may-be-omitted';
+
+/**
+ * Body of `POST .../columns/<columnId>/duplicate`: where the copy goes. `{}` puts it right
+ * after the original.
+ */
+@BodyMayBeOmitted()
+export class DuplicateColumnDto {
+  /**
+   * Id of the row of this project to put it in; left out: the row it is in.
+   * @example "0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a82"
+   */
+  @MayBeOmitted()
+  @IsStringOfLength(1, ID_MAX_LENGTH)
+  rowId?: string;
+
+  /**
+   * 0-based index in that row's columns; past the end: the end. Left out: right after the original, or the end of another row.
+   * @example 0
+   */
+  @MayBeOmitted()
+  @IsPosition()
+  position?: number;
+}

@@ -1,0 +1,27 @@
+import { BodyMayBeOmitted } from '../validation/body-may-be-omitted';
+import { ID_MAX_LENGTH } from '../limits';
+import { IsPosition } from '../validation/is-position';
+import { IsStringOfLength } from '../validation/is-string-of-length';
+import { MayBeOmitted } from '../validation/may-be-omitted';
+
+/**
+ * Body of `POST .../contents/<contentId>/move`: where the content goes in its project. `{}` moves it to the end of its column.
+ */
+@BodyMayBeOmitted()
+export class MoveContentDto {
+  /**
+   * Id of the column of this project to put it in; left out: the column it is in.
+   * @example "0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a83"
+   */
+  @MayBeOmitted()
+  @IsStringOfLength(1, ID_MAX_LENGTH)
+  columnId?: string;
+
+  /**
+   * 0-based index in that column's contents; past the end: the end. Left out: the end.
+   * @example 0
+   */
+  @MayBeOmitted()
+  @IsPosition()
+  position?: number;
+}
