@@ -347,4 +347,40 @@ describe('conditional requests with REQUIRE_IF_MATCH=true', () => {
     ).toBe(200);
     expect((await api.post(layout.contents, { type: 'empty' }, { token })).status).toBe(201);
   });
+
+  it('answers 428 to a move or a duplicate without If-Match, at every level, and takes them with it', async () => {
+    const layout = await createLayout(api, token);
+    const content = (await api.post(layout.contents, { type: 'empty' }, { token })).headers
+      .location as string;
+    const revision = (await api.get(layout.project, { token })).body.revision as number;
+    const operations = [
+      [`${layout.block}/move`, { position: 0 }],
+      [`${layout.row}/move`, {}],
+      [`${layout.column}/move`, {}],
+      [`${content}/move`, {}],
+      [`${layout.project}/duplicate`, {}],
+      [`${layout.block}/duplicate`, {}],
+      [`${layout.row}/duplicate`, {}],
+      [`${layout.column}/duplicate`, { rowId: layout.row.split('/').pop() }],
+      [`${content}/duplicate`, {}],
+    ] as const;
+    for (const [path, body] of operations) {
+      const refused = await api.post(path, body, { token });
+      expect([path, refused.status, refused.body.type]).toEqual([
+        path,
+        428,
+        '/problems/precondition-required',
+      ]);
+    }
+    expect((await api.get(layout.project, { token })).body.revision).toBe(revision);
+    const tag = (await api.get(content, { token })).headers.etag as string;
+    const moved = await api.post(`${content}/move`, {}, { token, headers: { 'if-match': tag } });
+    expect(moved.status).toBe(200);
+    const copied = await api.post(
+      `${content}/duplicate`,
+      {},
+      { token, headers: { 'if-match': '*' } },
+    );
+    expect(copied.status).toBe(201);
+  });
 });

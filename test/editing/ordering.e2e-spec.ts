@@ -115,7 +115,7 @@ describe('ordering', () => {
       fc.tuple(
         fc.constantFrom(
           ...(['block', 'row', 'column', 'content', 'content', 'edit', 'move'] as const),
-          ...(['delete', 'replace', 'drop', 'retitle'] as const),
+          ...(['delete', 'replace', 'drop', 'retitle', 'relocate', 'copy'] as const),
         ),
         fc.nat(1000),
         fc.nat(5),
@@ -123,6 +123,22 @@ describe('ordering', () => {
       { minLength: 60, maxLength: 60 },
     );
     const [sequence] = fc.sample(ops, { numRuns: 1, seed: 20261122 });
+    /** The lists of paths, as a list of node kinds and the parent list each one's parents are in. */
+    const levels = [
+      { list: paths.blocks, parents: undefined, body: 'position' },
+      { list: paths.rows, parents: paths.blocks, body: 'blockId' },
+      { list: paths.columns, parents: paths.rows, body: 'rowId' },
+      { list: paths.contents, parents: paths.columns, body: 'columnId' },
+    ] as const;
+    const done = { relocate: 0, copy: 0 };
+    /** A node moved: every path at or beneath its old one now starts with its new one. */
+    const rewrite = (from: string, to: string) => {
+      for (const { list } of levels) {
+        list.forEach((path, i) => {
+          if (path === from || path.startsWith(`${from}/`)) list[i] = to + path.slice(from.length);
+        });
+      }
+    };
     for (const [step, [kind, n, position]] of sequence.entries()) {
       // Checked after every step: two wrong deltas can cancel out by the end.
       if (step % 5 === 0) {
@@ -194,11 +210,36 @@ describe('ordering', () => {
         // writes to them answer 404, which must change nothing either).
         const list = [paths.columns, paths.rows, paths.blocks][n % 3];
         if (list.length > 1) await api.delete(list.splice(n % list.length, 1)[0], { token });
+      } else if (kind === 'relocate' || kind === 'copy') {
+        // A node of any level to any parent of the level above (or a place among the blocks),
+        // moved or copied: the counters of both paths, and a copy's, must stay exact.
+        const { list, parents, body } = levels[n % 4];
+        if (list.length === 0) continue;
+        const node = pick(list, n);
+        const to =
+          parents === undefined
+            ? {}
+            : {
+                [body]: pick(parents, n + position)
+                  .split('/')
+                  .pop(),
+              };
+        const r = await api.post(
+          `${node}/${kind === 'copy' ? 'duplicate' : 'move'}`,
+          { ...to, position },
+          { token },
+        );
+        if (r.status === 201) list.push(r.headers.location as string);
+        if (r.status === 200) rewrite(node, r.headers.location as string);
+        if (r.status < 300) done[kind] += 1;
       } else if (kind === 'retitle') {
         await api.put(layout.project, { title: 'T'.repeat(1 + (n % 150)) }, { token });
         await api.put(pick(paths.blocks, n), { style: { opacity: n / 1000 } }, { token });
       }
     }
+    // The walk did move and copy nodes across parents (its seed is fixed).
+    expect(done.relocate).toBeGreaterThan(2);
+    expect(done.copy).toBeGreaterThan(2);
     // And the edges a random walk may miss: the first child of an empty list and the last one
     // of a list, at every level.
     const block = (await api.post(`${layout.project}/blocks`, { description: 'edge' }, { token }))
