@@ -149,8 +149,8 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('describes 30 operations, each with a summary, a description, an id and its resource tag', () => {
-    expect(operations).toHaveLength(30);
+  it('describes 39 operations, each with a summary, a description, an id and its resource tag', () => {
+    expect(operations).toHaveLength(39);
     each(({ path, operation }) => {
       const problems: string[] = [];
       if (!operation.summary) problems.push('no summary');
@@ -160,8 +160,12 @@ describe('the OpenAPI document', () => {
       if (tags?.length !== 1 || !RESOURCE_TAGS.includes(tags[0])) {
         problems.push(`tags ${JSON.stringify(tags)}`);
       }
-      // The resource is the last collection on the path (`/accounts/auth/me` is an account's).
-      const collections = path.split('/').filter((segment) => /^\w+$/.test(segment));
+      // The resource is the last collection on the path (`/accounts/auth/me` is an account's,
+      // `…/contents/{contentId}/move` a content's).
+      const collections = path
+        .replace(/\/(move|duplicate)$/, '')
+        .split('/')
+        .filter((segment) => /^\w+$/.test(segment));
       const expected = path.startsWith('/projects') ? collections.pop() : collections[0];
       if (tags?.[0] !== expected) problems.push(`tagged ${tags?.[0]}, expected ${expected}`);
       return problems;
@@ -205,8 +209,9 @@ describe('the OpenAPI document', () => {
       if (tree && ['POST', 'PUT'].includes(method)) expected.add('409');
       // Every create of the tree takes an Idempotency-Key (422 when reused for another request).
       if (tree && method === 'POST') expected.add('422');
-      // Every PUT and DELETE honours If-Match, and with REQUIRE_IF_MATCH insists on it.
-      if (tree && ['PUT', 'DELETE'].includes(method))
+      // Every PUT, DELETE, move and copy honours If-Match, and with REQUIRE_IF_MATCH insists
+      // on it.
+      if (tree && (['PUT', 'DELETE'].includes(method) || /\/(move|duplicate)$/.test(path)))
         ['412', '428'].forEach((s) => expected.add(s));
       if (key === 'POST /accounts') expected.add('409');
       const errors = statuses.filter((status) => Number(status) >= 400);
@@ -261,7 +266,7 @@ describe('the OpenAPI document', () => {
     });
   });
 
-  it('gives every success response its schema and an example; 201 a Location, 204 no body', () => {
+  it('gives every success response its schema and an example; 201 and a move a Location, 204 no body', () => {
     each(({ key, operation }) => {
       const problems: string[] = [];
       const successes = Object.entries<Json>(operation.responses).filter(
@@ -297,7 +302,8 @@ describe('the OpenAPI document', () => {
         const invalid = validate(media.schema, media.example);
         if (invalid) problems.push(`${status}: the example does not match: ${invalid}`);
         const location = response.headers?.Location;
-        if (status === '201' && key !== 'POST /accounts') {
+        // A create or a copy says where the new resource is, a move where the node went.
+        if ((status === '201' && key !== 'POST /accounts') || / \S+\/move$/.test(key)) {
           if (location?.required !== true) problems.push('201 without Location');
           else if (!String(location.example).startsWith('/projects')) {
             problems.push(`Location example ${location.example}`);

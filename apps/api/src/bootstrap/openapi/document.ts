@@ -26,13 +26,17 @@ const DESCRIPTION = `Stores the layout of proposal pages: **project â€º block â€
 
 **Writes.** A create answers 201 with the new resource and its path in \`Location\`. An update
 (\`PUT\`) changes only the members it carries. A delete answers 204 and removes the whole subtree.
-Lists come back in their stored order; \`position\` (0-based) inserts or moves.
+Lists come back in their stored order; \`position\` (0-based) inserts or moves. \`POST <node>/move\`
+moves a block, row, column or content with its subtree to another place in its project, in one
+transaction: it keeps its id and its tag, and answers 200 with its new path in \`Location\`.
+\`POST <node>/duplicate\` copies a project, block, row, column or content with its subtree, new
+ids everywhere (201; at most 20 000 nodes per copy).
 
 **Editing together.** Every project has a \`revision\`, one higher after every committed request
 that changes its tree; every write answers it in \`Project-Revision\`. Every read answers a strong
 \`ETag\` that changes exactly when that representation does (a change inside a column changes the
 tags along its path, not a sibling's): send it in \`If-None-Match\` to get 304 when nothing
-changed, and in \`If-Match\` on \`PUT\` or \`DELETE\` to change the resource only if nobody else did
+changed, and in \`If-Match\` on \`PUT\`, \`DELETE\`, a move or a copy to act only if nobody else did
 meanwhile (412 otherwise, with the current \`ETag\`; 428 without it when the server requires it).
 Limits: 500 blocks per project, 500 rows per block, 1000 contents per column, 10 000 projects per
 account, 256 KiB of \`data\` per content, 8 MiB per project's whole answer.
@@ -119,6 +123,11 @@ function createdResourcePath(document: OpenAPIObject, collection: string): strin
   );
 }
 
+/** The node a move or a copy acts on: where the moved node or the copy is (its `Location`). */
+function nodeOfOperation(path: string): string | undefined {
+  return /\/(move|duplicate)$/.test(path) ? path.replace(/\/(move|duplicate)$/, '') : undefined;
+}
+
 const REQUEST_ID: HeaderObject = {
   description:
     "The request's id: the caller's own `X-Request-Id` when it sent a sane one (up to 128 " +
@@ -190,9 +199,9 @@ function completeOperations(document: OpenAPIObject): void {
         }
         response.headers = { ...response.headers, ...commonHeaders(path) };
         const location = response.headers.Location;
-        const created = createdResourcePath(document, path);
-        if (status === '201' && location && !isReference(location) && created) {
-          location.example = examplePath(created);
+        const target = createdResourcePath(document, path) ?? nodeOfOperation(path);
+        if (['200', '201'].includes(status) && location && !isReference(location) && target) {
+          location.example = examplePath(target);
         }
       }
     }

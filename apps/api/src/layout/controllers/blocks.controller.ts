@@ -133,7 +133,7 @@ export class BlocksController {
       'project and of its list of blocks move on.',
   })
   @ApiMovedResponse(BlockResponse, BLOCK_EXAMPLE, 'The block at its new place, with its tag.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
   move(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: BlockPath,
