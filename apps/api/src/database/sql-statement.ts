@@ -17,7 +17,14 @@ export interface SqlStatement<P extends object, R> {
 // `$word` inside a string literal or a comment.
 const PARAMETER = /\$([a-z][A-Za-z0-9]*)/g;
 const NOT_NAMED = /\$(?:\d|\$|[A-Za-z_][A-Za-z0-9_]*\$)/;
-const defined = new Map<string, string>();
+/** A statement as the process knows it, whatever its parameters and rows. */
+export interface DefinedStatement {
+  readonly name: string;
+  readonly text: string;
+  readonly parameters: readonly string[];
+}
+
+const defined = new Map<string, DefinedStatement>();
 
 /**
  * Compiles `sql` with `$name` parameters to PostgreSQL's positional ones. Names must be unique
@@ -34,11 +41,21 @@ export function sqlStatement<P extends object = Record<string, never>, R = unkno
     if (index < 0) index = parameters.push(parameter) - 1;
     return `$${index + 1}`;
   });
-  if (defined.has(name) && defined.get(name) !== text) {
+  const known = defined.get(name);
+  if (known && known.text !== text) {
     throw new Error(`Two different SQL statements are named ${name}`);
   }
-  defined.set(name, text);
-  return { name, text, parameters: parameters as (keyof P & string)[] };
+  const statement = { name, text, parameters: parameters as (keyof P & string)[] };
+  defined.set(name, statement);
+  return statement;
+}
+
+/**
+ * Every statement defined in this process so far, in the order they were: what the committed
+ * query files show (scripts/sql/queries.ts).
+ */
+export function definedStatements(): DefinedStatement[] {
+  return [...defined.values()];
 }
 
 /**

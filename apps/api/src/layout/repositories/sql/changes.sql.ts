@@ -54,7 +54,16 @@ export function treeWriteStatement<P extends object, R>(
     `changed ${CHANGED_COLUMNS} AS (${parts.changed})`,
     ...followChanges(level),
   ];
-  return sqlStatement<P, R>(name, `WITH ${ctes.join(',\n')}\n${parts.select}`);
+  const statement = sqlStatement<P, R>(name, `WITH ${ctes.join(',\n')}\n${parts.select}`);
+  TREE_WRITES.add(statement.name);
+  return statement;
+}
+
+const TREE_WRITES = new Set<string>();
+
+/** Whether `statement` was made by treeWriteStatement (what the query files' test checks). */
+export function isTreeWrite(statement: { name: string }): boolean {
+  return TREE_WRITES.has(statement.name);
 }
 
 /**
