@@ -4,7 +4,7 @@ import {
   DatabaseUnavailableError,
   WriteOutcomeUnknownError,
 } from '../../apps/api/src/common/errors';
-import { isDatabaseUnavailable } from '../../apps/api/src/database/database-errors';
+import { isDatabaseUnavailable } from '../../apps/api/src/common/errors/database-unavailability';
 import { type Work } from '../../apps/api/src/database/unit-of-work';
 import {
   DIE,

@@ -5,7 +5,7 @@ import {
   WriteOutcomeUnknownError,
 } from '../../apps/api/src/common/errors';
 import { asPartOf, type TrackedRequest } from '../../apps/api/src/common/logging/request-context';
-import { isDatabaseUnavailable } from '../../apps/api/src/database/database-errors';
+import { isDatabaseUnavailable } from '../../apps/api/src/common/errors/database-unavailability';
 import { type Round } from '../../apps/api/src/database/unit-of-work';
 import {
   DIE,

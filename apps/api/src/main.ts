@@ -4,7 +4,7 @@ import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './bootstrap/create-app';
 import { shutDown } from './bootstrap/graceful-shutdown';
 import { type HttpConfig } from './config/app-config';
-import { isDatabaseUnavailable } from './database/database-errors';
+import { isDatabaseUnavailable } from './common/errors/database-unavailability';
 import { applyHeapGrowth } from './config/apply-heap-growth';
 import { ConfigError, loadConfig } from './config/load-config';
 

@@ -7,7 +7,7 @@ import { currentRequest } from '../common/logging/request-context';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Admission, NO_ACCOUNT } from './admission';
 import { Deadlines } from './deadlines';
-import { isDatabaseUnavailable } from './database-errors';
+import { isDatabaseUnavailable } from '../common/errors/database-unavailability';
 import { HeavyStatements } from './heavy-statements';
 import { DATABASE_POOL, destroyConnection, warnOfBrokenConnection } from './database-pool';
 import { type SqlSession } from './sql-session';

@@ -1,6 +1,6 @@
 import { type PoolClient } from 'pg';
 import { WriteOutcomeUnknownError } from '../common/errors';
-import { isDatabaseUnavailable } from './database-errors';
+import { isDatabaseUnavailable } from '../common/errors/database-unavailability';
 import { holdWrites } from './database-pool';
 import { bindParameters, type SqlStatement } from './sql-statement';
 import { type GroupUnit, type TransactionGroup } from './transaction-group';

@@ -1,6 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { type FastifyReply } from 'fastify';
-import { isDatabaseUnavailable } from '../../database/database-errors';
+import { isDatabaseUnavailable } from '../errors/database-unavailability';
 import {
   AuthenticationRequiredError,
   ContentTooLargeError,

@@ -1,5 +1,5 @@
-import { Prisma } from '../generated/prisma/client';
-import { isDatabaseUnavailable } from './database-errors';
+import { Prisma } from '../../generated/prisma/client';
+import { isDatabaseUnavailable } from './database-unavailability';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 
