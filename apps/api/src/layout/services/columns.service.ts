@@ -25,7 +25,7 @@ import { listTag, nodeTag } from '../layout.tags';
 import { type ColumnForWrite, ColumnsRepository } from '../repositories/columns.repository';
 import { SiblingOrderRepository } from '../repositories/sibling-order.repository';
 import { type Destination } from '../repositories/written-node';
-import { newNodeId, parentIdOf } from './body-ids';
+import { newNodeId, parentIdOf, sameId } from './body-ids';
 import { answerNode } from './node-answers';
 import { notFound } from './not-found';
 import { assertPathId } from './path-id';
@@ -196,7 +196,7 @@ export class ColumnsService {
       projectId: scope.projectId,
       parentId: toParentId ?? scope.rowId,
       position: body.position,
-      afterId: toParentId === null || toParentId === scope.rowId ? scope.columnId : undefined,
+      afterId: toParentId === null || sameId(toParentId, scope.rowId) ? scope.columnId : undefined,
     };
     return this.writer.write(
       scope,

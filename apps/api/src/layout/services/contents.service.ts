@@ -21,7 +21,7 @@ import { listTag, nodeTag } from '../layout.tags';
 import { ContentsRepository } from '../repositories/contents.repository';
 import { SiblingOrderRepository } from '../repositories/sibling-order.repository';
 import { type Destination } from '../repositories/written-node';
-import { newNodeId, parentIdOf } from './body-ids';
+import { newNodeId, parentIdOf, sameId } from './body-ids';
 import { answerNode, answerUnchanged } from './node-answers';
 import { notFound } from './not-found';
 import { assertPathId } from './path-id';
@@ -218,7 +218,8 @@ export class ContentsService {
       projectId: scope.projectId,
       parentId: toParentId ?? scope.columnId,
       position: body.position,
-      afterId: toParentId === null || toParentId === scope.columnId ? scope.contentId : undefined,
+      afterId:
+        toParentId === null || sameId(toParentId, scope.columnId) ? scope.contentId : undefined,
     };
     return this.writer.write(
       scope,

@@ -18,7 +18,7 @@ import { type BlockScope, type RowScope } from '../layout.scopes';
 import { listTag, nodeTag } from '../layout.tags';
 import { RowsRepository } from '../repositories/rows.repository';
 import { SiblingOrderRepository } from '../repositories/sibling-order.repository';
-import { newNodeId, parentIdOf } from './body-ids';
+import { newNodeId, parentIdOf, sameId } from './body-ids';
 import { answerNode, answerUnchanged } from './node-answers';
 import { notFound } from './not-found';
 import { readTagged } from './tagged-read';
@@ -191,7 +191,7 @@ export class RowsService {
       projectId: scope.projectId,
       parentId: toParentId ?? scope.blockId,
       position: body.position,
-      afterId: toParentId === null || toParentId === scope.blockId ? scope.rowId : undefined,
+      afterId: toParentId === null || sameId(toParentId, scope.blockId) ? scope.rowId : undefined,
     };
     return this.writer.write(
       scope,
