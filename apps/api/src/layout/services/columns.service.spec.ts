@@ -12,24 +12,33 @@ import { ContentComposer } from '../content/content-composer';
 import { type ContentRecord } from '../layout.records';
 import { type ColumnScope, type RowScope } from '../layout.scopes';
 import { type ColumnsRepository } from '../repositories/columns.repository';
+import { type SiblingOrderRepository } from '../repositories/sibling-order.repository';
 import {
+  A_NEW_ID,
   COLUMN,
+  copiedInto,
   DB,
   describeNodeDelete,
+  describeNodeDuplicate,
+  describeNodeMove,
   describeNodeReads,
+  duringFirstRound,
   expectNotFound,
   ifMatch,
-  keyAtMock,
   LATE_LOCK,
+  LOCKED,
   lockFinds,
   MiB,
+  movedInto,
+  type NodeMoveRules,
   OVERSIZED,
-  pendingLock,
+  placedMock,
   readsMock,
+  reply,
   ROW,
-  settle,
+  runWrite,
+  TARGET_ID,
   TX,
-  writeOf,
   type WriterMock,
   writerMock,
 } from '../../../../../test/support/layout-service-fakes';
@@ -67,26 +76,51 @@ function repositoryMock() {
     findForWrite: jest.fn<ColumnsRepository['findForWrite']>(),
     replaceContents: jest.fn<ColumnsRepository['replaceContents']>(),
     delete: jest.fn<ColumnsRepository['delete']>(),
+    move: jest.fn<ColumnsRepository['move']>(),
+    copy: jest.fn<ColumnsRepository['copy']>(),
   };
 }
 
+/** A column of size 4, beside 6 in the row it is moved or copied to. */
+const WIDTH = { size: 4, others: 6 };
+
+/** A column's moves and copies: within its row r1, or into the row TARGET_ID of block b2. */
+const PLACES: NodeMoveRules<ColumnScope> = {
+  node: 'Column',
+  parent: 'Row',
+  level: 'column',
+  parentMember: 'rowId',
+  scope: COLUMN,
+  ownParentId: 'r1',
+  nodeId: 'c1',
+  scopeUnder: (rowId) => ({ ...COLUMN, rowId }),
+  own: { id: 'r1', rowId: null, blockId: 'b1' },
+  target: { id: TARGET_ID, rowId: null, blockId: 'b2' },
+  pathIn: {
+    own: (id) => `/projects/p1/blocks/b1/rows/r1/columns/${id}`,
+    target: (id) => `/projects/p1/blocks/b2/rows/${TARGET_ID}/columns/${id}`,
+  },
+  reported: WIDTH,
+  full: { others: 10 },
+};
+
 describe('ColumnsService', () => {
   let columns: ReturnType<typeof repositoryMock>;
-  let keyAt: ReturnType<typeof keyAtMock>;
+  let placed: ReturnType<typeof placedMock>;
   let writer: WriterMock;
   let composer: ContentComposer;
   let service: ColumnsService;
 
   beforeEach(() => {
     columns = repositoryMock();
-    keyAt = keyAtMock();
+    placed = placedMock();
     writer = writerMock();
     composer = new ContentComposer();
     service = new ColumnsService(
       DB,
       writer as unknown as TreeWriter,
       columns as unknown as ColumnsRepository,
-      { keyAt },
+      { placed } as unknown as SiblingOrderRepository,
       composer,
     );
   });
@@ -100,58 +134,62 @@ describe('ColumnsService', () => {
   }));
 
   describe('create', () => {
-    const CREATED = { id: 'c9', json: '{"_id":"c9"}', others: 6, siblings: 2, treeBytes: 1100 };
-    const FILLED = { json: '{"_id":"c9","contents":[1]}', siblings: 2, treeBytes: 1300 };
+    const CREATED = { json: '{"_id":"c9"}', others: 6, siblings: 2, treeBytes: 1100 };
+    /** The new column's document, read in its round once its contents are written. */
+    const FILLED = { revision: 8, json: '{"_id":"c9","contents":[1]}' };
+
+    /** The id the service made for the new column (the scope it inserted it with). */
+    const newColumnId = () => columns.insert.mock.calls[0][1].columnId;
 
     beforeEach(() => {
-      columns.insert.mockResolvedValue(CREATED);
-      columns.replaceContents.mockResolvedValue(FILLED);
+      columns.insert.mockImplementation(() => reply(CREATED));
+      columns.replaceContents.mockImplementation(() => reply(1300));
+      columns.reads.column.documentIn.mockImplementation(() => reply(FILLED));
     });
 
     it('appends an empty column and answers etag "r8", revision 8 and its Location', async () => {
       const answer = await service.create(ROW, { size: 6 });
-      expect(keyAt).toHaveBeenCalledWith(TX, 'column', {
-        projectId: 'p1',
-        parentId: 'r1',
-        position: undefined,
-        selfId: null,
+      expect(placed).toHaveBeenCalledWith(
+        TX,
+        'column',
+        { projectId: 'p1', parentId: 'r1', position: undefined },
+        expect.any(Function),
+      );
+      expect(columns.insert).toHaveBeenCalledWith(TX, { ...ROW, columnId: A_NEW_ID }, 6, {
+        sortKey: null,
       });
-      expect(columns.insert).toHaveBeenCalledWith(TX, ROW, 6, { sortKey: null });
       expect(columns.replaceContents).not.toHaveBeenCalled();
       expect(answer.body?.text).toBe(CREATED.json);
       expect(answer.headers).toEqual({
         etag: '"r8"',
         projectRevision: 8,
-        location: '/projects/p1/blocks/b1/rows/r1/columns/c9',
+        location: `/projects/p1/blocks/b1/rows/r1/columns/${newColumnId()}`,
       });
     });
 
-    it('sends its statements without waiting for the lock’s answer, then answers at the revision the lock reports', async () => {
-      const lock = pendingLock(writer);
-      const answer = service.create(ROW, { size: 6, contents: [{ type: 'empty' }] });
-      await settle();
-      expect(keyAt).toHaveBeenCalledTimes(1);
-      expect(columns.insert).toHaveBeenCalledTimes(1);
-      expect(columns.replaceContents).toHaveBeenCalledTimes(1);
-      lock.resolve(LATE_LOCK);
-      await expect(answer).resolves.toMatchObject({
-        headers: { etag: '"r13"', projectRevision: 13 },
-      });
+    it('sends its insert, its contents and the read of its document in the lock’s round, then answers at the revision the lock reports', async () => {
+      duringFirstRound(
+        writer,
+        () => {
+          expect(columns.insert).toHaveBeenCalledTimes(1);
+          expect(columns.replaceContents).toHaveBeenCalledTimes(1);
+          expect(columns.reads.column.documentIn).toHaveBeenCalledTimes(1);
+        },
+        LATE_LOCK,
+      );
+      await expect(
+        service.create(ROW, { size: 6, contents: [{ type: 'empty' }] }),
+      ).resolves.toMatchObject({ headers: { etag: '"r13"', projectRevision: 13 } });
     });
 
     it('inserts at a position as a new node (selfId null)', async () => {
       await service.create(ROW, { size: 1, position: 0 });
-      expect(keyAt.mock.calls[0][2]).toEqual({
-        projectId: 'p1',
-        parentId: 'r1',
-        position: 0,
-        selfId: null,
-      });
+      expect(placed.mock.calls[0][2]).toEqual({ projectId: 'p1', parentId: 'r1', position: 0 });
       expect(columns.insert.mock.calls[0][3]).toEqual({ sortKey: '1500' });
     });
 
     it('checks the width against the other columns the insert reports', async () => {
-      columns.insert.mockResolvedValue({ ...CREATED, others: 8 });
+      columns.insert.mockImplementation(() => reply({ ...CREATED, others: 8 }));
       await expect(service.create(ROW, { size: 4 })).resolves.toBeDefined();
       await expect(service.create(ROW, { size: 5 })).rejects.toMatchObject({
         constructor: RowWidthExceededError,
@@ -160,16 +198,18 @@ describe('ColumnsService', () => {
       });
     });
 
-    it('refuses a column that does not fit before writing its contents', async () => {
-      columns.insert.mockResolvedValue({ ...CREATED, others: 12 });
+    it('refuses a column that does not fit, with the contents sent beside it (the write rolls back)', async () => {
+      columns.insert.mockImplementation(() => reply({ ...CREATED, others: 12 }));
       await expect(
         service.create(ROW, { size: 1, contents: [{ type: 'empty' }] }),
       ).rejects.toMatchObject({ constructor: RowWidthExceededError, availableSize: 0 });
-      expect(columns.replaceContents).not.toHaveBeenCalled();
+      await expect(writer.write.mock.results[0].value).rejects.toBeInstanceOf(
+        RowWidthExceededError,
+      );
     });
 
     it('a row that is not on the path is ResourceNotFoundError', async () => {
-      columns.insert.mockResolvedValue(undefined);
+      columns.insert.mockImplementation(() => reply(undefined));
       await expectNotFound(service.create(ROW, { size: 6 }), 'Row');
     });
 
@@ -181,20 +221,17 @@ describe('ColumnsService', () => {
       });
       expect(merge).toHaveBeenCalledTimes(2);
       expect(merge.mock.calls[0][1]).toBeUndefined();
-      expect(columns.replaceContents).toHaveBeenCalledWith(
-        TX,
-        { ...ROW, columnId: 'c9' },
-        [
-          { type: 'empty', style: { ...DEFAULT_CONTENT_STYLE }, data: {} },
-          { type: 'text', style: { ...DEFAULT_CONTENT_STYLE }, data: { html: '<p>x</p>' } },
-        ],
-        { sortKey: null, size: null },
-      );
+      const created = { ...ROW, columnId: newColumnId() };
+      expect(columns.replaceContents).toHaveBeenCalledWith(TX, created, [
+        { type: 'empty', style: { ...DEFAULT_CONTENT_STYLE }, data: {} },
+        { type: 'text', style: { ...DEFAULT_CONTENT_STYLE }, data: { html: '<p>x</p>' } },
+      ]);
+      expect(columns.reads.column.documentIn).toHaveBeenCalledWith(TX, created);
       expect(answer.body?.text).toBe(FILLED.json);
       expect(answer.headers).toEqual({
         etag: '"r8"',
         projectRevision: 8,
-        location: '/projects/p1/blocks/b1/rows/r1/columns/c9',
+        location: `/projects/p1/blocks/b1/rows/r1/columns/${created.columnId}`,
       });
     });
 
@@ -237,14 +274,14 @@ describe('ColumnsService', () => {
     });
 
     it('refuses a column that takes the tree past 8 MiB (counted after its contents)', async () => {
-      columns.replaceContents.mockResolvedValue({ ...FILLED, treeBytes: 8 * MiB + 1 });
+      columns.replaceContents.mockImplementation(() => reply(8 * MiB + 1));
       await expect(
         service.create(ROW, { size: 6, contents: [{ type: 'empty' }] }),
       ).rejects.toMatchObject({ constructor: LimitExceededError, limit: 8 * MiB });
     });
 
     it('refuses an empty column that takes the tree past 8 MiB', async () => {
-      columns.insert.mockResolvedValue({ ...CREATED, treeBytes: 8 * MiB + 1 });
+      columns.insert.mockImplementation(() => reply({ ...CREATED, treeBytes: 8 * MiB + 1 }));
       await expect(service.create(ROW, { size: 6 })).rejects.toBeInstanceOf(LimitExceededError);
     });
   });
@@ -257,11 +294,11 @@ describe('ColumnsService', () => {
       changed: true,
       json: '{"_id":"c1","size":"5"}',
       siblings: 2,
-      treeBytes: 1001 as number | undefined,
+      treeBytes: 1001,
     };
 
     beforeEach(() => {
-      columns.resize.mockResolvedValue(RESIZED);
+      columns.resize.mockImplementation(() => reply(RESIZED));
     });
 
     it('refuses an _id other than the path’s before any database work', async () => {
@@ -282,13 +319,11 @@ describe('ColumnsService', () => {
       expect(answer.headers).toEqual({ etag: '"r8"', projectRevision: 8 });
     });
 
-    it('sends the resize without waiting for the lock’s answer', async () => {
-      const lock = pendingLock(writer);
-      const answer = service.update(COLUMN, { size: 5 }, RequestConditions.NONE);
-      await settle();
-      expect(columns.resize).toHaveBeenCalledTimes(1);
-      lock.resolve(LATE_LOCK);
-      await expect(answer).resolves.toMatchObject({ headers: { projectRevision: 13 } });
+    it('sends the resize in the lock’s round, then answers at the revision the lock reports', async () => {
+      duringFirstRound(writer, () => expect(columns.resize).toHaveBeenCalledTimes(1), LATE_LOCK);
+      await expect(
+        service.update(COLUMN, { size: 5 }, RequestConditions.NONE),
+      ).resolves.toMatchObject({ headers: { projectRevision: 13 } });
     });
 
     it('fails with the column’s previous tag when If-Match names another (the write rolls back)', async () => {
@@ -302,28 +337,28 @@ describe('ColumnsService', () => {
     });
 
     it('checks If-Match before the width', async () => {
-      columns.resize.mockResolvedValue({ ...RESIZED, others: 10 });
+      columns.resize.mockImplementation(() => reply({ ...RESIZED, others: 10 }));
       await expect(service.update(COLUMN, { size: 5 }, ifMatch('"r4"'))).rejects.toBeInstanceOf(
         PreconditionFailedError,
       );
     });
 
     it('checks the width against the other columns the statement reports', async () => {
-      columns.resize.mockResolvedValue({ ...RESIZED, others: 8 });
+      columns.resize.mockImplementation(() => reply({ ...RESIZED, others: 8 }));
       await expect(
         service.update(COLUMN, { size: 5 }, RequestConditions.NONE),
       ).rejects.toMatchObject({ constructor: RowWidthExceededError, availableSize: 4 });
     });
 
     it('checks the width before the tree size', async () => {
-      columns.resize.mockResolvedValue({ ...RESIZED, others: 8, treeBytes: 9 * MiB });
+      columns.resize.mockImplementation(() => reply({ ...RESIZED, others: 8, treeBytes: 9 * MiB }));
       await expect(
         service.update(COLUMN, { size: 5 }, RequestConditions.NONE),
       ).rejects.toBeInstanceOf(RowWidthExceededError);
     });
 
     it('does not check the width of a move without a size', async () => {
-      columns.resize.mockResolvedValue({ ...RESIZED, revision: 5, others: 12 });
+      columns.resize.mockImplementation(() => reply({ ...RESIZED, revision: 5, others: 12 }));
       await expect(
         service.update(COLUMN, { position: 0 }, RequestConditions.NONE),
       ).resolves.toBeDefined();
@@ -332,40 +367,42 @@ describe('ColumnsService', () => {
 
     it('asks the place of a move with the column itself as selfId', async () => {
       await service.update(COLUMN, { position: 2 }, RequestConditions.NONE);
-      expect(keyAt).toHaveBeenCalledWith(TX, 'column', {
-        projectId: 'p1',
-        parentId: 'r1',
-        position: 2,
-        selfId: 'c1',
-      });
+      expect(placed).toHaveBeenCalledWith(
+        TX,
+        'column',
+        { projectId: 'p1', parentId: 'r1', position: 2, selfId: 'c1' },
+        expect.any(Function),
+      );
     });
 
     it('a move only keeps the column’s tag and takes a project revision', async () => {
-      columns.resize.mockResolvedValue({ ...RESIZED, revision: 5, changed: true });
+      columns.resize.mockImplementation(() => reply({ ...RESIZED, revision: 5, changed: true }));
       const answer = await service.update(COLUMN, { position: 0 }, RequestConditions.NONE);
       expect(answer.headers).toEqual({ etag: '"r5"', projectRevision: 8 });
     });
 
     it('a request that changes nothing answers the column at the current revision', async () => {
-      columns.resize.mockResolvedValue({
-        ...RESIZED,
-        revision: 5,
-        changed: false,
-        treeBytes: undefined,
-        json: '{"_id":"c1","size":"4"}',
-      });
+      columns.resize.mockImplementation(() =>
+        reply({
+          ...RESIZED,
+          revision: 5,
+          changed: false,
+          treeBytes: 1000,
+          json: '{"_id":"c1","size":"4"}',
+        }),
+      );
       const answer = await service.update(COLUMN, { size: 4 }, ifMatch('"r5"'));
       expect(answer.body?.text).toBe('{"_id":"c1","size":"4"}');
       expect(answer.headers).toEqual({ etag: '"r5"', projectRevision: 7 });
     });
 
     it('a missing column is ResourceNotFoundError', async () => {
-      columns.resize.mockResolvedValue(undefined);
+      columns.resize.mockImplementation(() => reply(undefined));
       await expectNotFound(service.update(COLUMN, { size: 5 }, RequestConditions.NONE), 'Column');
     });
 
     it('refuses a resize that takes the tree past 8 MiB', async () => {
-      columns.resize.mockResolvedValue({ ...RESIZED, treeBytes: 8 * MiB + 1 });
+      columns.resize.mockImplementation(() => reply({ ...RESIZED, treeBytes: 8 * MiB + 1 }));
       await expect(
         service.update(COLUMN, { size: 5 }, RequestConditions.NONE),
       ).rejects.toMatchObject({ constructor: LimitExceededError, limit: 8 * MiB });
@@ -373,7 +410,7 @@ describe('ColumnsService', () => {
 
     it('accepts a resize that shrinks a tree the lock found above 8 MiB', async () => {
       lockFinds(writer, { treeBytes: 9 * MiB });
-      columns.resize.mockResolvedValue({ ...RESIZED, treeBytes: 9 * MiB - 1 });
+      columns.resize.mockImplementation(() => reply({ ...RESIZED, treeBytes: 9 * MiB - 1 }));
       await expect(
         service.update(COLUMN, { size: 3 }, RequestConditions.NONE),
       ).resolves.toBeDefined();
@@ -381,43 +418,46 @@ describe('ColumnsService', () => {
   });
 
   describe('update with contents', () => {
-    const WRITTEN = { json: '{"_id":"c1","contents":[]}', siblings: 2, treeBytes: 1200 };
-
     beforeEach(() => {
       // As pg parses them: fresh objects (JSON, not structuredClone, whose objects Jest gives
       // another realm's prototype, which isDeepStrictEqual would tell apart).
-      columns.findForWrite.mockResolvedValue({
-        ...CURRENT,
-        contents: JSON.parse(JSON.stringify(CURRENT.contents)) as ContentRecord[],
-      });
-      columns.replaceContents.mockResolvedValue(WRITTEN);
-      // As the column.resize statement reports on that column (size 4 beside 6, at revision 5):
-      // its revision moves to the write's only when its size does, a move alone keeps it.
-      columns.resize.mockImplementation((_tx, _scope, size, write) => {
+      columns.findForWrite.mockImplementation(() =>
+        reply({
+          ...CURRENT,
+          contents: JSON.parse(JSON.stringify(CURRENT.contents)) as ContentRecord[],
+        }),
+      );
+      columns.replaceContents.mockImplementation(() => reply(1200));
+      // As the columns.resize statement reports on that column (size 4 beside 6, at revision 5),
+      // after any statement before it: its revision moves to the write's only when its size
+      // does, a move alone keeps it; the project's size is reported either way.
+      columns.resize.mockImplementation((_round, _scope, size, write) => {
         const resized = size !== null && size !== CURRENT.size;
         const changed = resized || write.sortKey !== null;
-        return Promise.resolve({
+        return reply({
           previousRevision: 5,
           revision: resized ? 8 : 5,
           others: 6,
           changed,
           json: `{"_id":"c1","size":"${size ?? CURRENT.size}"}`,
           siblings: 2,
-          treeBytes: changed ? 1000 : undefined,
+          treeBytes: 1000,
         });
       });
     });
 
-    it('reads the column under the lock without waiting for the lock’s answer', async () => {
-      const lock = pendingLock(writer);
-      const answer = service.update(COLUMN, { contents: [] }, RequestConditions.NONE);
-      await settle();
-      expect(columns.findForWrite).toHaveBeenCalledWith(TX, COLUMN);
-      expect(columns.replaceContents).toHaveBeenCalledTimes(1);
-      lock.resolve(LATE_LOCK);
-      await expect(answer).resolves.toMatchObject({
-        headers: { etag: '"r13"', projectRevision: 13 },
-      });
+    it('reads the column in the lock’s round, and writes once both have answered', async () => {
+      duringFirstRound(
+        writer,
+        () => {
+          expect(columns.findForWrite).toHaveBeenCalledWith(TX, COLUMN);
+          expect(columns.replaceContents).not.toHaveBeenCalled();
+        },
+        LATE_LOCK,
+      );
+      await expect(
+        service.update(COLUMN, { contents: [] }, RequestConditions.NONE),
+      ).resolves.toMatchObject({ headers: { etag: '"r13"', projectRevision: 13 } });
     });
 
     it('prepares the contents (sanitising) before the lock, and merges none after a failed If-Match', async () => {
@@ -426,7 +466,7 @@ describe('ColumnsService', () => {
       writer.write.mockImplementationOnce((_scope, work) => {
         // The elements' own work is done by the time the write locks the project.
         expect(prepare).toHaveBeenCalledTimes(1);
-        return work(writeOf());
+        return runWrite(work, { project: LOCKED });
       });
       await expect(
         service.update(COLUMN, { contents: [{ type: 'empty' }] }, ifMatch('"r4"')),
@@ -444,7 +484,7 @@ describe('ColumnsService', () => {
     });
 
     it('a missing column is ResourceNotFoundError', async () => {
-      columns.findForWrite.mockResolvedValue(undefined);
+      columns.findForWrite.mockImplementation(() => reply(undefined));
       await expectNotFound(
         service.update(COLUMN, { contents: [] }, RequestConditions.NONE),
         'Column',
@@ -466,31 +506,26 @@ describe('ColumnsService', () => {
       );
       expect(merge.mock.calls.map(([, current]) => current?.id)).toEqual([undefined, 'ct2', 'ct1']);
       expect(merge.mock.calls[2][1]).toEqual(TEXT);
-      expect(columns.replaceContents).toHaveBeenCalledWith(
-        TX,
-        COLUMN,
-        [
-          { type: 'quote', style: { ...DEFAULT_CONTENT_STYLE }, data: {} },
-          { id: 'ct2', type: 'empty', style: EMPTY.style, data: {} },
-          {
-            id: 'ct1',
-            type: 'text',
-            style: { ...DEFAULT_CONTENT_STYLE, opacity: 0.2 },
-            data: TEXT.data,
-          },
-        ],
-        { sortKey: null, size: 4 },
-      );
-      expect(answer.body?.text).toBe(WRITTEN.json);
+      expect(columns.replaceContents).toHaveBeenCalledWith(TX, COLUMN, [
+        { type: 'quote', style: { ...DEFAULT_CONTENT_STYLE }, data: {} },
+        { id: 'ct2', type: 'empty', style: EMPTY.style, data: {} },
+        {
+          id: 'ct1',
+          type: 'text',
+          style: { ...DEFAULT_CONTENT_STYLE, opacity: 0.2 },
+          data: TEXT.data,
+        },
+      ]);
+      // Its size and place as they are, set behind the contents.
+      expect(columns.resize).toHaveBeenCalledWith(TX, COLUMN, null, { sortKey: null });
+      expect(answer.body?.text).toBe('{"_id":"c1","size":"4"}');
       expect(answer.headers).toEqual({ etag: '"r8"', projectRevision: 8 });
     });
 
     it('an empty list deletes every content', async () => {
       await service.update(COLUMN, { contents: [] }, RequestConditions.NONE);
-      expect(columns.replaceContents).toHaveBeenCalledWith(TX, COLUMN, [], {
-        sortKey: null,
-        size: 4,
-      });
+      expect(columns.replaceContents).toHaveBeenCalledWith(TX, COLUMN, []);
+      expect(columns.resize).toHaveBeenCalledWith(TX, COLUMN, null, { sortKey: null });
     });
 
     it('refuses an _id that is not one of the column’s contents (pointer /contents/<i>/_id)', async () => {
@@ -552,7 +587,7 @@ describe('ColumnsService', () => {
       await expect(
         service.update(COLUMN, { size: 6, contents: [] }, RequestConditions.NONE),
       ).resolves.toBeDefined();
-      expect(columns.replaceContents.mock.calls[0][3]).toEqual({ sortKey: null, size: 6 });
+      expect(columns.resize).toHaveBeenCalledWith(TX, COLUMN, 6, { sortKey: null });
     });
 
     it('validates the contents before the width', async () => {
@@ -567,13 +602,13 @@ describe('ColumnsService', () => {
 
     it('moves with the column itself as selfId', async () => {
       await service.update(COLUMN, { contents: [echo(TEXT)], position: 0 }, RequestConditions.NONE);
-      expect(keyAt).toHaveBeenCalledWith(TX, 'column', {
-        projectId: 'p1',
-        parentId: 'r1',
-        position: 0,
-        selfId: 'c1',
-      });
-      expect(columns.replaceContents.mock.calls[0][3]).toMatchObject({ sortKey: '1500' });
+      expect(placed).toHaveBeenCalledWith(
+        TX,
+        'column',
+        { projectId: 'p1', parentId: 'r1', position: 0, selfId: 'c1' },
+        expect.any(Function),
+      );
+      expect(columns.resize.mock.calls[0][3]).toMatchObject({ sortKey: '1500' });
     });
 
     it.each([
@@ -618,12 +653,21 @@ describe('ColumnsService', () => {
         'a changed content and a new size',
         { size: 3, contents: [echo(TEXT), { ...echo(EMPTY), type: 'quote' as const }] },
       ],
-    ])('with %s writes the contents at revision 8', async (_name, body) => {
-      const answer = await service.update(COLUMN, body, RequestConditions.NONE);
-      expect(columns.replaceContents).toHaveBeenCalledTimes(1);
-      expect(columns.resize).not.toHaveBeenCalled();
-      expect(answer.headers).toEqual({ etag: '"r8"', projectRevision: 8 });
-    });
+    ])(
+      'with %s writes the contents at revision 8, its size and place behind them',
+      async (_name, body) => {
+        const answer = await service.update(COLUMN, body, RequestConditions.NONE);
+        expect(columns.replaceContents).toHaveBeenCalledTimes(1);
+        expect(columns.resize).toHaveBeenCalledTimes(1);
+        expect(columns.resize).toHaveBeenCalledWith(TX, COLUMN, 'size' in body ? body.size : null, {
+          sortKey: null,
+        });
+        expect(columns.replaceContents.mock.invocationCallOrder[0]).toBeLessThan(
+          columns.resize.mock.invocationCallOrder[0],
+        );
+        expect(answer.headers).toEqual({ etag: '"r8"', projectRevision: 8 });
+      },
+    );
 
     it('a new size with the contents as they are is a resize, so the contents list’s tag does not move', async () => {
       const answer = await service.update(
@@ -659,17 +703,27 @@ describe('ColumnsService', () => {
       );
       expect(columns.replaceContents).not.toHaveBeenCalled();
       expect(columns.resize).toHaveBeenCalledWith(TX, COLUMN, null, { sortKey: '1500' });
-      expect(keyAt).toHaveBeenCalledWith(TX, 'column', {
-        projectId: 'p1',
-        parentId: 'r1',
-        position: 0,
-        selfId: 'c1',
-      });
+      expect(placed).toHaveBeenCalledWith(
+        TX,
+        'column',
+        { projectId: 'p1', parentId: 'r1', position: 0, selfId: 'c1' },
+        expect.any(Function),
+      );
       expect(answer.headers).toEqual({ etag: '"r5"', projectRevision: 8 });
     });
 
-    it('refuses new contents that take the tree past 8 MiB', async () => {
-      columns.replaceContents.mockResolvedValue({ ...WRITTEN, treeBytes: 8 * MiB + 1 });
+    it('refuses new contents that take the tree past 8 MiB (as the statement behind them reports it)', async () => {
+      columns.resize.mockImplementation(() =>
+        reply({
+          previousRevision: 5,
+          revision: 5,
+          others: 6,
+          changed: false,
+          json: '{"_id":"c1"}',
+          siblings: 2,
+          treeBytes: 8 * MiB + 1,
+        }),
+      );
       await expect(
         service.update(COLUMN, { contents: [] }, RequestConditions.NONE),
       ).rejects.toMatchObject({ constructor: LimitExceededError, limit: 8 * MiB });
@@ -677,7 +731,17 @@ describe('ColumnsService', () => {
 
     it('accepts new contents that shrink a tree above 8 MiB', async () => {
       lockFinds(writer, { treeBytes: 9 * MiB });
-      columns.replaceContents.mockResolvedValue({ ...WRITTEN, treeBytes: 9 * MiB - 100 });
+      columns.resize.mockImplementation(() =>
+        reply({
+          previousRevision: 5,
+          revision: 5,
+          others: 6,
+          changed: false,
+          json: '{"_id":"c1"}',
+          siblings: 2,
+          treeBytes: 9 * MiB - 100,
+        }),
+      );
       await expect(
         service.update(COLUMN, { contents: [] }, RequestConditions.NONE),
       ).resolves.toBeDefined();
@@ -685,4 +749,57 @@ describe('ColumnsService', () => {
   });
 
   describeNodeDelete('Column', COLUMN, () => ({ service, remove: columns.delete, writer }));
+
+  describeNodeMove(
+    PLACES,
+    () => ({ service, move: columns.move, placed, writer }),
+    () => {
+      const moved = movedInto('c1', PLACES.target, WIDTH);
+      const body = { rowId: TARGET_ID };
+
+      it('refuses a move into a row without room for the column’s size with RowWidthExceededError(availableSize), not one that fills it', async () => {
+        columns.move.mockImplementationOnce(() => reply({ ...moved, others: 8 }));
+        await expect(service.move(COLUMN, body, RequestConditions.NONE)).resolves.toBeDefined();
+        columns.move.mockImplementationOnce(() => reply({ ...moved, others: 9 }));
+        await expect(service.move(COLUMN, body, RequestConditions.NONE)).rejects.toMatchObject({
+          constructor: RowWidthExceededError,
+          availableSize: 3,
+          requestedSize: 4,
+        });
+      });
+
+      it('checks the width before the tree size', async () => {
+        columns.move.mockImplementation(() => reply({ ...moved, others: 9, treeBytes: 9 * MiB }));
+        await expect(service.move(COLUMN, body, RequestConditions.NONE)).rejects.toBeInstanceOf(
+          RowWidthExceededError,
+        );
+      });
+    },
+  );
+
+  describeNodeDuplicate(
+    PLACES,
+    () => ({ service, copy: columns.copy, placed, writer }),
+    () => {
+      it('a copy that does not fit its row is RowWidthExceededError(availableSize), not one that fills it', async () => {
+        const copied = copiedInto(PLACES.target, WIDTH);
+        const body = { rowId: TARGET_ID };
+        columns.copy.mockImplementationOnce(() => ({
+          copied: reply({ ...copied, others: 8 }),
+          json: reply('{}'),
+        }));
+        await expect(
+          service.duplicate(COLUMN, body, RequestConditions.NONE),
+        ).resolves.toBeDefined();
+        // The statement copies nothing then; the service says why.
+        columns.copy.mockImplementationOnce(() => ({
+          copied: reply({ ...copied, others: 9, copied: false, siblings: undefined }),
+          json: reply(undefined),
+        }));
+        await expect(service.duplicate(COLUMN, body, RequestConditions.NONE)).rejects.toMatchObject(
+          { constructor: RowWidthExceededError, availableSize: 3, requestedSize: 4 },
+        );
+      });
+    },
+  );
 });

@@ -15,23 +15,28 @@ import { type SiblingOrderRepository } from '../repositories/sibling-order.repos
 import {
   COLUMN,
   CONTENT,
+  copiedInto,
   DB,
   describeNodeDelete,
+  describeNodeDuplicate,
+  describeNodeMove,
   describeNodeReads,
   expectNotFound,
   ifMatch,
   LATE_LOCK,
   lockFinds,
   MiB,
+  movedInto,
+  type NodeMoveRules,
   OVERSIZED,
   duringFirstRound,
   readsMock,
   TX,
   placedMock,
   reply,
-  lockFindsNoProject,
   LOCKED,
   runWrite,
+  TARGET_ID,
   type WriterMock,
   writerMock,
 } from '../../../../../test/support/layout-service-fakes';
@@ -54,8 +59,29 @@ function repositoryMock() {
     findForWrite: jest.fn<ContentsRepository['findForWrite']>(),
     update: jest.fn<ContentsRepository['update']>(),
     delete: jest.fn<ContentsRepository['delete']>(),
+    move: jest.fn<ContentsRepository['move']>(),
+    copy: jest.fn<ContentsRepository['copy']>(),
   };
 }
+
+/** A content's moves and copies: within its column c1, or into the column TARGET_ID of row r2. */
+const PLACES: NodeMoveRules<ContentScope> = {
+  node: 'Content',
+  parent: 'Column',
+  level: 'content',
+  parentMember: 'columnId',
+  scope: CONTENT,
+  ownParentId: 'c1',
+  nodeId: 'ct1',
+  scopeUnder: (columnId) => ({ ...CONTENT, columnId }),
+  own: { id: 'c1', rowId: 'r1', blockId: 'b1' },
+  target: { id: TARGET_ID, rowId: 'r2', blockId: 'b2' },
+  pathIn: {
+    own: (id) => `/projects/p1/blocks/b1/rows/r1/columns/c1/contents/${id}`,
+    target: (id) => `/projects/p1/blocks/b2/rows/r2/columns/${TARGET_ID}/contents/${id}`,
+  },
+  full: { siblings: 1001 },
+};
 
 describe('ContentsService', () => {
   let contents: ReturnType<typeof repositoryMock>;
@@ -344,4 +370,47 @@ describe('ContentsService', () => {
   });
 
   describeNodeDelete('Content', CONTENT, () => ({ service, remove: contents.delete, writer }));
+
+  describeNodeMove(
+    PLACES,
+    () => ({ service, move: contents.move, placed, writer }),
+    () => {
+      it('accepts the 1000th content of the target column and refuses the 1001st with LimitExceededError(1000)', async () => {
+        const moved = movedInto('ct1', PLACES.target);
+        const body = { columnId: TARGET_ID };
+        contents.move.mockImplementationOnce(() => reply({ ...moved, siblings: 1000 }));
+        await expect(service.move(CONTENT, body, RequestConditions.NONE)).resolves.toBeDefined();
+        contents.move.mockImplementationOnce(() => reply({ ...moved, siblings: 1001 }));
+        await expect(service.move(CONTENT, body, RequestConditions.NONE)).rejects.toMatchObject({
+          constructor: LimitExceededError,
+          limit: 1000,
+        });
+      });
+    },
+  );
+
+  describeNodeDuplicate(
+    PLACES,
+    () => ({ service, copy: contents.copy, placed, writer }),
+    () => {
+      it('accepts the 1000th content of the target column and refuses the 1001st with LimitExceededError(1000)', async () => {
+        const copied = copiedInto(PLACES.target);
+        const body = { columnId: TARGET_ID };
+        contents.copy.mockImplementationOnce(() => ({
+          copied: reply({ ...copied, siblings: 1000 }),
+          json: reply('{}'),
+        }));
+        await expect(
+          service.duplicate(CONTENT, body, RequestConditions.NONE),
+        ).resolves.toBeDefined();
+        contents.copy.mockImplementationOnce(() => ({
+          copied: reply({ ...copied, siblings: 1001 }),
+          json: reply('{}'),
+        }));
+        await expect(
+          service.duplicate(CONTENT, body, RequestConditions.NONE),
+        ).rejects.toMatchObject({ constructor: LimitExceededError, limit: 1000 });
+      });
+    },
+  );
 });

@@ -7,14 +7,16 @@ import {
 } from '../../common/errors';
 import { RequestConditions } from '../../common/http/request-conditions';
 import { type Database } from '../../database/database';
-import { type SqlSession } from '../../database/sql-session';
+import { type Work } from '../../database/unit-of-work';
 import { type ProjectScope } from '../layout.scopes';
 import { projectListTag } from '../layout.tags';
 import { encodeProjectListCursor } from '../project-list-cursor';
 import { type IdempotencyKeysRepository } from '../repositories/idempotency-keys.repository';
 import { type ProjectsRepository } from '../repositories/projects.repository';
 import {
+  A_NEW_ID,
   expectNotFound,
+  IDEMPOTENT,
   ifMatch,
   ifNoneMatch,
   lockFinds,
@@ -22,6 +24,8 @@ import {
   MiB,
   PROJECT,
   readsMock,
+  reply,
+  runTransaction,
   TX,
   type WriterMock,
   writerMock,
@@ -39,26 +43,35 @@ function repositoryMock() {
     insert: jest.fn<ProjectsRepository['insert']>(),
     retitle: jest.fn<ProjectsRepository['retitle']>(),
     delete: jest.fn<ProjectsRepository['delete']>(),
+    copy: jest.fn<ProjectsRepository['copy']>(),
+  };
+}
+
+function keysMock() {
+  return {
+    claim: jest.fn<IdempotencyKeysRepository['claim']>(),
+    find: jest.fn<IdempotencyKeysRepository['find']>(),
+    remember: jest.fn<IdempotencyKeysRepository['remember']>(),
   };
 }
 
 describe('ProjectsService', () => {
   let repository: ReturnType<typeof repositoryMock>;
-  let db: {
-    transaction: jest.Mock<(work: (tx: SqlSession) => Promise<unknown>) => Promise<unknown>>;
-  };
+  let keys: ReturnType<typeof keysMock>;
+  let db: { transaction: jest.Mock<(work: Work<unknown>, group?: string) => Promise<unknown>> };
   let writer: WriterMock;
   let service: ProjectsService;
 
   beforeEach(() => {
     repository = repositoryMock();
-    db = { transaction: jest.fn((work) => work(TX)) };
+    keys = keysMock();
+    db = { transaction: jest.fn((work) => runTransaction(work)) };
     writer = writerMock();
     service = new ProjectsService(
       db as unknown as Database,
       writer as unknown as TreeWriter,
       repository as unknown as ProjectsRepository,
-      {} as IdempotencyKeysRepository,
+      keys,
     );
   });
 
@@ -190,7 +203,7 @@ describe('ProjectsService', () => {
     const CREATED = { id: 'p9', revision: 1, json: '{"_id":"p9"}', projects: 10 };
 
     it('inserts in a transaction and answers the project at revision 1 with its Location', async () => {
-      repository.insert.mockResolvedValue(CREATED);
+      repository.insert.mockImplementation(() => reply(CREATED));
       const answer = await service.create('acc-1', { title: 'New' });
       expect(db.transaction).toHaveBeenCalledTimes(1);
       expect(repository.insert).toHaveBeenCalledWith(TX, 'acc-1', 'New');
@@ -203,12 +216,12 @@ describe('ProjectsService', () => {
     });
 
     it('accepts the 10 000th project of an account', async () => {
-      repository.insert.mockResolvedValue({ ...CREATED, projects: 10_000 });
+      repository.insert.mockImplementation(() => reply({ ...CREATED, projects: 10_000 }));
       await expect(service.create('acc-1', { title: 'New' })).resolves.toBeDefined();
     });
 
     it('refuses the 10 001st with LimitExceededError(10000), inside the transaction', async () => {
-      repository.insert.mockResolvedValue({ ...CREATED, projects: 10_001 });
+      repository.insert.mockImplementation(() => reply({ ...CREATED, projects: 10_001 }));
       const failure = service.create('acc-1', { title: 'New' });
       await expect(failure).rejects.toBeInstanceOf(LimitExceededError);
       await expect(failure).rejects.toMatchObject({ limit: 10_000 });
@@ -230,11 +243,13 @@ describe('ProjectsService', () => {
       await expect(
         service.update(PROJECT, { title: 'Old' }, ifMatch('"r6"')),
       ).rejects.toBeInstanceOf(PreconditionFailedError);
-      expect(repository.reads.project.document).not.toHaveBeenCalled();
+      expect(repository.reads.project.documentIn).not.toHaveBeenCalled();
     });
 
     it('retitles at the new revision when If-Match names the current tag', async () => {
-      repository.retitle.mockResolvedValue({ json: '{"title":"New"}', treeBytes: 1010 });
+      repository.retitle.mockImplementation(() =>
+        reply({ json: '{"title":"New"}', treeBytes: 1010 }),
+      );
       const answer = await service.update(PROJECT, { title: 'New' }, ifMatch('"r7"'));
       expect(repository.retitle).toHaveBeenCalledWith(TX, PROJECT, 'New');
       expect(answer.body?.text).toBe('{"title":"New"}');
@@ -245,17 +260,21 @@ describe('ProjectsService', () => {
       ['the same title', { title: 'Old' }],
       ['no title', {}],
     ])('with %s changes nothing and answers the current document', async (_name, body) => {
-      repository.reads.project.document.mockResolvedValue({ revision: 7, json: PROJECT_JSON });
+      repository.reads.project.documentIn.mockImplementation(() =>
+        reply({ revision: 7, json: PROJECT_JSON }),
+      );
       const answer = await service.update(PROJECT, body, RequestConditions.NONE);
       expect(repository.retitle).not.toHaveBeenCalled();
-      expect(repository.reads.project.document).toHaveBeenCalledWith(TX, PROJECT);
+      expect(repository.reads.project.documentIn).toHaveBeenCalledWith(TX, PROJECT);
       expect(answer.body?.text).toBe(PROJECT_JSON);
       expect(answer.headers).toEqual({ etag: '"r7"', projectRevision: 7 });
     });
 
     it('compares the title with the one the lock read', async () => {
       lockFinds(writer, { title: 'New' });
-      repository.reads.project.document.mockResolvedValue({ revision: 7, json: PROJECT_JSON });
+      repository.reads.project.documentIn.mockImplementation(() =>
+        reply({ revision: 7, json: PROJECT_JSON }),
+      );
       await service.update(PROJECT, { title: 'New' }, RequestConditions.NONE);
       expect(repository.retitle).not.toHaveBeenCalled();
     });
@@ -267,11 +286,11 @@ describe('ProjectsService', () => {
         'Project',
       );
       expect(repository.retitle).not.toHaveBeenCalled();
-      expect(repository.reads.project.document).not.toHaveBeenCalled();
+      expect(repository.reads.project.documentIn).not.toHaveBeenCalled();
     });
 
     it('refuses a title that takes the tree past 8 MiB', async () => {
-      repository.retitle.mockResolvedValue({ json: '{}', treeBytes: 8 * MiB + 1 });
+      repository.retitle.mockImplementation(() => reply({ json: '{}', treeBytes: 8 * MiB + 1 }));
       await expect(
         service.update(PROJECT, { title: 'x'.repeat(100) }, RequestConditions.NONE),
       ).rejects.toMatchObject({ constructor: LimitExceededError, limit: 8 * MiB });
@@ -279,7 +298,7 @@ describe('ProjectsService', () => {
 
     it('accepts a title that shrinks a tree already above 8 MiB', async () => {
       lockFinds(writer, { treeBytes: 9 * MiB });
-      repository.retitle.mockResolvedValue({ json: '{}', treeBytes: 9 * MiB - 5 });
+      repository.retitle.mockImplementation(() => reply({ json: '{}', treeBytes: 9 * MiB - 5 }));
       await expect(
         service.update(PROJECT, { title: 'x' }, RequestConditions.NONE),
       ).resolves.toBeDefined();
@@ -314,6 +333,181 @@ describe('ProjectsService', () => {
       writer.write.mockRejectedValue(new ResourceNotFoundError('Project'));
       await expectNotFound(service.delete(PROJECT, RequestConditions.NONE), 'Project');
       expect(repository.delete).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('duplicate', () => {
+    /** What the copy statement reports: the original at revision 7, copied with 40 nodes. */
+    const COPIED = { revision: 7, nodes: 40, projects: 3, treeBytes: 5000, copied: true };
+    /** A report of a copy refused by the statement: nothing made, nothing counted. */
+    const REFUSED = { copied: false, projects: undefined, treeBytes: undefined };
+    const COPY_JSON = '{"_id":"the copy","title":"Old (copy)","revision":1}';
+    /** Makes the copy report `copied` and its document `json` (null: none found). */
+    const copies = (
+      copied: Partial<typeof COPIED> | typeof REFUSED | undefined,
+      json: string | null = COPY_JSON,
+    ) =>
+      repository.copy.mockImplementation(() => ({
+        copied: reply(copied === undefined ? undefined : { ...COPIED, ...copied }),
+        json: reply(json ?? undefined),
+      }));
+
+    beforeEach(() => {
+      copies(COPIED);
+    });
+
+    it('copies the project in a transaction of its own (not behind its lock) and answers the copy at revision 1 with its Location', async () => {
+      const answer = await service.duplicate(PROJECT, {}, RequestConditions.NONE);
+      expect(writer.write).not.toHaveBeenCalled();
+      expect(db.transaction).toHaveBeenCalledTimes(1);
+      expect(db.transaction.mock.calls[0][1]).toBeUndefined();
+      expect(repository.copy).toHaveBeenCalledWith(TX, PROJECT, {
+        copyId: A_NEW_ID,
+        title: null,
+        titleMax: 200,
+        titleSuffix: ' (copy)',
+        maxNodes: 20_000,
+      });
+      const { copyId } = repository.copy.mock.calls[0][2];
+      expect(answer.body?.text).toBe(COPY_JSON);
+      expect(answer.headers).toEqual({
+        etag: '"r1"',
+        projectRevision: 1,
+        location: `/projects/${copyId}`,
+      });
+    });
+
+    it('titles the copy as the body says', async () => {
+      await service.duplicate(PROJECT, { title: 'Second draft' }, RequestConditions.NONE);
+      expect(repository.copy.mock.calls[0][2]).toMatchObject({ title: 'Second draft' });
+    });
+
+    it('gives every copy an id of its own', async () => {
+      const first = await service.duplicate(PROJECT, {}, RequestConditions.NONE);
+      const second = await service.duplicate(PROJECT, {}, RequestConditions.NONE);
+      const [one, two] = repository.copy.mock.calls.map(([, , request]) => request.copyId);
+      expect(one).not.toBe(two);
+      expect(first.headers.location).toBe(`/projects/${one}`);
+      expect(second.headers.location).toBe(`/projects/${two}`);
+    });
+
+    it('sends the copy in the first round of its transaction', async () => {
+      db.transaction.mockImplementationOnce((work) =>
+        runTransaction(work, () => expect(repository.copy).toHaveBeenCalledTimes(1)),
+      );
+      await expect(service.duplicate(PROJECT, {}, RequestConditions.NONE)).resolves.toBeDefined();
+    });
+
+    it('a missing project (or another account’s) is ResourceNotFoundError, whatever If-Match says', async () => {
+      copies(undefined, null);
+      for (const conditions of [RequestConditions.NONE, ifMatch('*'), ifMatch('"r7"')]) {
+        await expectNotFound(service.duplicate(PROJECT, {}, conditions), 'Project');
+      }
+    });
+
+    it('fails with the original’s tag when If-Match names another (the transaction rolls back)', async () => {
+      for (const tag of ['"r6"', '"r8"', '"r1"', 'W/"r7"']) {
+        await expect(service.duplicate(PROJECT, {}, ifMatch(tag))).rejects.toMatchObject({
+          constructor: PreconditionFailedError,
+          currentTag: '"r7"',
+        });
+      }
+      for (const { value } of db.transaction.mock.results) {
+        await expect(value).rejects.toBeInstanceOf(PreconditionFailedError);
+      }
+      await expect(service.duplicate(PROJECT, {}, ifMatch('"r7"'))).resolves.toBeDefined();
+    });
+
+    it('checks If-Match before the limits', async () => {
+      copies({ ...REFUSED, nodes: 20_001 }, null);
+      await expect(service.duplicate(PROJECT, {}, ifMatch('"r6"'))).rejects.toBeInstanceOf(
+        PreconditionFailedError,
+      );
+    });
+
+    it('accepts a copy of 20 000 nodes and refuses one of 20 001 with LimitExceededError(20000)', async () => {
+      copies({ nodes: 20_000 });
+      await expect(service.duplicate(PROJECT, {}, RequestConditions.NONE)).resolves.toBeDefined();
+      copies({ ...REFUSED, nodes: 20_001 }, null);
+      await expect(service.duplicate(PROJECT, {}, RequestConditions.NONE)).rejects.toMatchObject({
+        constructor: LimitExceededError,
+        limit: 20_000,
+      });
+    });
+
+    it('refuses a copy whose tree is past 8 MiB, not one of 8 MiB', async () => {
+      copies({ treeBytes: 8 * MiB });
+      await expect(service.duplicate(PROJECT, {}, RequestConditions.NONE)).resolves.toBeDefined();
+      copies({ treeBytes: 8 * MiB + 1 });
+      await expect(service.duplicate(PROJECT, {}, RequestConditions.NONE)).rejects.toMatchObject({
+        constructor: LimitExceededError,
+        limit: 8 * MiB,
+      });
+    });
+
+    it('accepts the 10 000th project of an account and refuses the 10 001st with LimitExceededError(10000)', async () => {
+      copies({ projects: 10_000 });
+      await expect(service.duplicate(PROJECT, {}, RequestConditions.NONE)).resolves.toBeDefined();
+      copies({ projects: 10_001 });
+      await expect(service.duplicate(PROJECT, {}, RequestConditions.NONE)).rejects.toMatchObject({
+        constructor: LimitExceededError,
+        limit: 10_000,
+      });
+    });
+
+    it('a copy the statement refused under no rule the service knows fails as a defect, not as a client error', async () => {
+      copies(REFUSED, null);
+      await expect(service.duplicate(PROJECT, {}, RequestConditions.NONE)).rejects.toMatchObject({
+        constructor: Error,
+        message: 'A copy was refused by no rule the service knows',
+      });
+    });
+
+    it('a copy whose document its round does not find is ResourceNotFoundError("Project")', async () => {
+      copies(COPIED, null);
+      await expectNotFound(service.duplicate(PROJECT, {}, RequestConditions.NONE), 'Project');
+    });
+
+    it('with an idempotency request, claims the key in the first round, copies in the next and keeps the answer with 201', async () => {
+      keys.claim.mockImplementation(() => reply(true));
+      const key = { accountId: 'acc-1', key: IDEMPOTENT.key };
+      db.transaction.mockImplementationOnce((work) =>
+        runTransaction(work, () => {
+          expect(keys.claim).toHaveBeenCalledWith(TX, key, IDEMPOTENT.fingerprint);
+          expect(repository.copy).not.toHaveBeenCalled();
+        }),
+      );
+      const answer = await service.duplicate(PROJECT, {}, RequestConditions.NONE, IDEMPOTENT);
+      expect(repository.copy).toHaveBeenCalledTimes(1);
+      expect(keys.remember).toHaveBeenCalledWith(TX, key, {
+        status: 201,
+        body: COPY_JSON,
+        etag: '"r1"',
+        location: answer.headers.location,
+        projectRevision: 1,
+      });
+    });
+
+    it('with a key taken already, replays the answer kept with it and copies nothing', async () => {
+      const KEPT = {
+        fingerprint: IDEMPOTENT.fingerprint,
+        status: 201,
+        body: '{"_id":"p9"}',
+        etag: '"r1"',
+        location: '/projects/p9',
+        projectRevision: 1,
+      };
+      keys.claim.mockImplementation(() => reply(false));
+      keys.find.mockImplementation(() => reply(KEPT));
+      const answer = await service.duplicate(PROJECT, {}, RequestConditions.NONE, IDEMPOTENT);
+      expect(keys.find).toHaveBeenCalledWith(TX, { accountId: 'acc-1', key: IDEMPOTENT.key });
+      expect(repository.copy).not.toHaveBeenCalled();
+      expect(answer.body?.text).toBe(KEPT.body);
+      expect(answer.headers).toEqual({
+        etag: '"r1"',
+        projectRevision: 1,
+        location: '/projects/p9',
+      });
     });
   });
 });

@@ -3,21 +3,28 @@ import { LimitExceededError, PreconditionFailedError } from '../../common/errors
 import { RequestConditions } from '../../common/http/request-conditions';
 import { type BlockScope, type RowScope } from '../layout.scopes';
 import { type RowsRepository } from '../repositories/rows.repository';
+import { type SiblingOrderRepository } from '../repositories/sibling-order.repository';
 import {
   BLOCK,
+  copiedInto,
   DB,
   describeNodeDelete,
+  describeNodeDuplicate,
+  describeNodeMove,
   describeNodeReads,
+  duringFirstRound,
   expectNotFound,
   ifMatch,
-  keyAtMock,
   LATE_LOCK,
   lockFinds,
   MiB,
-  pendingLock,
+  movedInto,
+  type NodeMoveRules,
+  placedMock,
   readsMock,
+  reply,
   ROW,
-  settle,
+  TARGET_ID,
   TX,
   type WriterMock,
   writerMock,
@@ -32,24 +39,45 @@ function repositoryMock() {
     findForWrite: jest.fn<RowsRepository['findForWrite']>(),
     update: jest.fn<RowsRepository['update']>(),
     delete: jest.fn<RowsRepository['delete']>(),
+    move: jest.fn<RowsRepository['move']>(),
+    copy: jest.fn<RowsRepository['copy']>(),
   };
 }
 
+/** A row's moves and copies: within its block b1, or into the block TARGET_ID. */
+const PLACES: NodeMoveRules<RowScope> = {
+  node: 'Row',
+  parent: 'Block',
+  level: 'row',
+  parentMember: 'blockId',
+  scope: ROW,
+  ownParentId: 'b1',
+  nodeId: 'r1',
+  scopeUnder: (blockId) => ({ ...ROW, blockId }),
+  own: { id: 'b1', rowId: null, blockId: null },
+  target: { id: TARGET_ID, rowId: null, blockId: null },
+  pathIn: {
+    own: (id) => `/projects/p1/blocks/b1/rows/${id}`,
+    target: (id) => `/projects/p1/blocks/${TARGET_ID}/rows/${id}`,
+  },
+  full: { siblings: 501 },
+};
+
 describe('RowsService', () => {
   let rows: ReturnType<typeof repositoryMock>;
-  let keyAt: ReturnType<typeof keyAtMock>;
+  let placed: ReturnType<typeof placedMock>;
   let writer: WriterMock;
   let service: RowsService;
 
   beforeEach(() => {
     rows = repositoryMock();
-    keyAt = keyAtMock();
+    placed = placedMock();
     writer = writerMock();
     service = new RowsService(
       DB,
       writer as unknown as TreeWriter,
       rows as unknown as RowsRepository,
-      { keyAt },
+      { placed } as unknown as SiblingOrderRepository,
     );
   });
 
@@ -63,14 +91,14 @@ describe('RowsService', () => {
     const CREATED = { id: 'r9', json: '{"_id":"r9"}', siblings: 2, treeBytes: 1100 };
 
     it('appends an empty description and answers the row with etag "r8", revision 8 and Location', async () => {
-      rows.insert.mockResolvedValue(CREATED);
+      rows.insert.mockImplementation(() => reply(CREATED));
       const answer = await service.create(BLOCK, {});
-      expect(keyAt).toHaveBeenCalledWith(TX, 'row', {
-        projectId: 'p1',
-        parentId: 'b1',
-        position: undefined,
-        selfId: null,
-      });
+      expect(placed).toHaveBeenCalledWith(
+        TX,
+        'row',
+        { projectId: 'p1', parentId: 'b1', position: undefined },
+        expect.any(Function),
+      );
       expect(rows.insert).toHaveBeenCalledWith(TX, BLOCK, { description: '' }, { sortKey: null });
       expect(answer.body?.text).toBe(CREATED.json);
       expect(answer.headers).toEqual({
@@ -80,40 +108,30 @@ describe('RowsService', () => {
       });
     });
 
-    it('sends its statements without waiting for the lock’s answer, then answers at the revision the lock reports', async () => {
-      rows.insert.mockResolvedValue(CREATED);
-      const lock = pendingLock(writer);
-      const answer = service.create(BLOCK, {});
-      await settle();
-      expect(keyAt).toHaveBeenCalledTimes(1);
-      expect(rows.insert).toHaveBeenCalledTimes(1);
-      lock.resolve(LATE_LOCK);
-      await expect(answer).resolves.toMatchObject({
+    it('sends its insert in the lock’s round, then answers at the revision the lock reports', async () => {
+      rows.insert.mockImplementation(() => reply(CREATED));
+      duringFirstRound(writer, () => expect(rows.insert).toHaveBeenCalledTimes(1), LATE_LOCK);
+      await expect(service.create(BLOCK, {})).resolves.toMatchObject({
         headers: { etag: '"r13"', projectRevision: 13 },
       });
     });
 
     it('inserts at a position as a new node (selfId null)', async () => {
-      rows.insert.mockResolvedValue(CREATED);
+      rows.insert.mockImplementation(() => reply(CREATED));
       await service.create(BLOCK, { description: 'Top', position: 0 });
-      expect(keyAt.mock.calls[0][2]).toEqual({
-        projectId: 'p1',
-        parentId: 'b1',
-        position: 0,
-        selfId: null,
-      });
+      expect(placed.mock.calls[0][2]).toEqual({ projectId: 'p1', parentId: 'b1', position: 0 });
       expect(rows.insert.mock.calls[0][3]).toEqual({ sortKey: '1500' });
     });
 
     it('a block that is not on the path is ResourceNotFoundError', async () => {
-      rows.insert.mockResolvedValue(undefined);
+      rows.insert.mockImplementation(() => reply(undefined));
       await expectNotFound(service.create(BLOCK, {}), 'Block');
     });
 
     it('accepts the 500th row and refuses the 501st with LimitExceededError(500)', async () => {
-      rows.insert.mockResolvedValueOnce({ ...CREATED, siblings: 500 });
+      rows.insert.mockImplementationOnce(() => reply({ ...CREATED, siblings: 500 }));
       await expect(service.create(BLOCK, {})).resolves.toBeDefined();
-      rows.insert.mockResolvedValueOnce({ ...CREATED, siblings: 501 });
+      rows.insert.mockImplementationOnce(() => reply({ ...CREATED, siblings: 501 }));
       await expect(service.create(BLOCK, {})).rejects.toMatchObject({
         constructor: LimitExceededError,
         limit: 500,
@@ -121,7 +139,7 @@ describe('RowsService', () => {
     });
 
     it('refuses a row that takes the tree past 8 MiB', async () => {
-      rows.insert.mockResolvedValue({ ...CREATED, treeBytes: 8 * MiB + 1 });
+      rows.insert.mockImplementation(() => reply({ ...CREATED, treeBytes: 8 * MiB + 1 }));
       await expect(service.create(BLOCK, {})).rejects.toMatchObject({
         constructor: LimitExceededError,
         limit: 8 * MiB,
@@ -133,9 +151,11 @@ describe('RowsService', () => {
     const UPDATED = { json: '{"_id":"r1","description":"New"}', siblings: 2, treeBytes: 1010 };
 
     beforeEach(() => {
-      rows.findForWrite.mockResolvedValue({ revision: 4, description: 'Old' });
-      rows.update.mockResolvedValue(UPDATED);
-      rows.reads.row.document.mockResolvedValue({ revision: 4, json: '{"_id":"r1"}' });
+      rows.findForWrite.mockImplementation(() => reply({ revision: 4, description: 'Old' }));
+      rows.update.mockImplementation(() => reply(UPDATED));
+      rows.reads.row.documentIn.mockImplementation(() =>
+        reply({ revision: 4, json: '{"_id":"r1"}' }),
+      );
     });
 
     it('checks If-Match against the row’s tag read under the lock, before any write', async () => {
@@ -143,23 +163,26 @@ describe('RowsService', () => {
         service.update(ROW, { description: 'New', position: 1 }, ifMatch('"r3"')),
       ).rejects.toMatchObject({ constructor: PreconditionFailedError, currentTag: '"r4"' });
       expect(rows.findForWrite).toHaveBeenCalledWith(TX, ROW);
-      expect(keyAt).not.toHaveBeenCalled();
+      expect(placed).not.toHaveBeenCalled();
       expect(rows.update).not.toHaveBeenCalled();
     });
 
-    it('reads the row under the lock without waiting for the lock’s answer', async () => {
-      const lock = pendingLock(writer);
-      const answer = service.update(ROW, { description: 'New' }, RequestConditions.NONE);
-      await settle();
-      expect(rows.findForWrite).toHaveBeenCalledWith(TX, ROW);
-      lock.resolve(LATE_LOCK);
-      await expect(answer).resolves.toMatchObject({
-        headers: { etag: '"r13"', projectRevision: 13 },
-      });
+    it('reads the row in the lock’s round, and writes once both have answered', async () => {
+      duringFirstRound(
+        writer,
+        () => {
+          expect(rows.findForWrite).toHaveBeenCalledWith(TX, ROW);
+          expect(rows.update).not.toHaveBeenCalled();
+        },
+        LATE_LOCK,
+      );
+      await expect(
+        service.update(ROW, { description: 'New' }, RequestConditions.NONE),
+      ).resolves.toMatchObject({ headers: { etag: '"r13"', projectRevision: 13 } });
     });
 
     it('a missing row is ResourceNotFoundError', async () => {
-      rows.findForWrite.mockResolvedValue(undefined);
+      rows.findForWrite.mockImplementation(() => reply(undefined));
       await expectNotFound(service.update(ROW, {}, RequestConditions.NONE), 'Row');
     });
 
@@ -169,7 +192,7 @@ describe('RowsService', () => {
     ])('with %s writes nothing and answers the current row at revision 7', async (_name, body) => {
       const answer = await service.update(ROW, body, ifMatch('"r4"'));
       expect(rows.update).not.toHaveBeenCalled();
-      expect(rows.reads.row.document).toHaveBeenCalledWith(TX, ROW);
+      expect(rows.reads.row.documentIn).toHaveBeenCalledWith(TX, ROW);
       expect(answer.body?.text).toBe('{"_id":"r1"}');
       expect(answer.headers).toEqual({ etag: '"r4"', projectRevision: 7 });
     });
@@ -193,12 +216,12 @@ describe('RowsService', () => {
 
     it('a move only writes with changed false and keeps the row’s tag', async () => {
       const answer = await service.update(ROW, { position: 0 }, RequestConditions.NONE);
-      expect(keyAt).toHaveBeenCalledWith(TX, 'row', {
-        projectId: 'p1',
-        parentId: 'b1',
-        position: 0,
-        selfId: 'r1',
-      });
+      expect(placed).toHaveBeenCalledWith(
+        TX,
+        'row',
+        { projectId: 'p1', parentId: 'b1', position: 0, selfId: 'r1' },
+        expect.any(Function),
+      );
       expect(rows.update).toHaveBeenCalledWith(
         TX,
         ROW,
@@ -209,7 +232,7 @@ describe('RowsService', () => {
     });
 
     it('refuses a change that takes the tree past 8 MiB', async () => {
-      rows.update.mockResolvedValue({ ...UPDATED, treeBytes: 8 * MiB + 1 });
+      rows.update.mockImplementation(() => reply({ ...UPDATED, treeBytes: 8 * MiB + 1 }));
       await expect(
         service.update(ROW, { description: 'x' }, RequestConditions.NONE),
       ).rejects.toBeInstanceOf(LimitExceededError);
@@ -217,7 +240,7 @@ describe('RowsService', () => {
 
     it('accepts a change that shrinks a tree the lock found above 8 MiB', async () => {
       lockFinds(writer, { treeBytes: 9 * MiB });
-      rows.update.mockResolvedValue({ ...UPDATED, treeBytes: 9 * MiB - 1 });
+      rows.update.mockImplementation(() => reply({ ...UPDATED, treeBytes: 9 * MiB - 1 }));
       await expect(
         service.update(ROW, { description: 'x' }, RequestConditions.NONE),
       ).resolves.toBeDefined();
@@ -225,4 +248,46 @@ describe('RowsService', () => {
   });
 
   describeNodeDelete('Row', ROW, () => ({ service, remove: rows.delete, writer }));
+
+  describeNodeMove(
+    PLACES,
+    () => ({ service, move: rows.move, placed, writer }),
+    () => {
+      it('accepts the 500th row of the target block and refuses the 501st with LimitExceededError(500)', async () => {
+        const moved = movedInto('r1', PLACES.target);
+        const body = { blockId: TARGET_ID };
+        rows.move.mockImplementationOnce(() => reply({ ...moved, siblings: 500 }));
+        await expect(service.move(ROW, body, RequestConditions.NONE)).resolves.toBeDefined();
+        rows.move.mockImplementationOnce(() => reply({ ...moved, siblings: 501 }));
+        await expect(service.move(ROW, body, RequestConditions.NONE)).rejects.toMatchObject({
+          constructor: LimitExceededError,
+          limit: 500,
+        });
+      });
+    },
+  );
+
+  describeNodeDuplicate(
+    PLACES,
+    () => ({ service, copy: rows.copy, placed, writer }),
+    () => {
+      it('accepts the 500th row of the target block and refuses the 501st with LimitExceededError(500)', async () => {
+        const copied = copiedInto(PLACES.target);
+        const body = { blockId: TARGET_ID };
+        rows.copy.mockImplementationOnce(() => ({
+          copied: reply({ ...copied, siblings: 500 }),
+          json: reply('{}'),
+        }));
+        await expect(service.duplicate(ROW, body, RequestConditions.NONE)).resolves.toBeDefined();
+        rows.copy.mockImplementationOnce(() => ({
+          copied: reply({ ...copied, siblings: 501 }),
+          json: reply('{}'),
+        }));
+        await expect(service.duplicate(ROW, body, RequestConditions.NONE)).rejects.toMatchObject({
+          constructor: LimitExceededError,
+          limit: 500,
+        });
+      });
+    },
+  );
 });

@@ -1,18 +1,35 @@
 import { jest } from '@jest/globals';
 import { PreconditionFailedError, ResourceNotFoundError } from '../../common/errors';
+import { Representation } from '../../common/http/representation';
+import { SerializedJson } from '../../common/json/serialized-json';
 import { type Database } from '../../database/database';
-import { type SqlSession } from '../../database/sql-session';
+import { sqlStatement } from '../../database/sql-statement';
+import { Pending, UnsettledRead, type Work } from '../../database/unit-of-work';
 import { type ProjectScope } from '../layout.scopes';
-import { type IdempotencyKeysRepository } from '../repositories/idempotency-keys.repository';
+import { IdempotencyKeysRepository } from '../repositories/idempotency-keys.repository';
+import { ProjectsRepository } from '../repositories/projects.repository';
 import {
-  type LockedProject as FoundProject,
-  type ProjectsRepository,
-} from '../repositories/projects.repository';
+  byName,
+  fakeConnection,
+  type FakeAnswer,
+  IDEMPOTENT,
+  settle,
+} from '../../../../../test/support/layout-service-fakes';
 import { type LockedProject, type TreeWrite, TreeWriter } from './tree-writer';
 
 const SCOPE: ProjectScope = { accountId: 'acc-1', projectId: 'p1' };
-const TX = { name: 'tx' } as unknown as SqlSession;
-const FOUND: FoundProject = { revision: 7, title: 'Old', treeBytes: 1000 };
+/** The row the lock statement answers for the project at revision 7. */
+const FOUND = { revision: 7, title: 'Old', tree_bytes: '1000', write_revision: '8' };
+
+/** Statements of the works under test, answered by name like every other. */
+const READ = sqlStatement<{ id: number }, { n: number }>(
+  'tree-writer-spec.read',
+  'SELECT $id::int AS n',
+);
+const WRITE = sqlStatement<{ n: number }, { n: number }>(
+  'tree-writer-spec.write',
+  'SELECT $n::int AS n',
+);
 
 /** A promise and the functions that settle it, for answers that arrive when a test says so. */
 function deferred<T>() {
@@ -25,9 +42,6 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-/** Lets every pending promise callback run (timers are not faked here). */
-const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** Whether `promise` has settled yet, without waiting for it. */
 async function isSettled(promise: Promise<unknown>): Promise<boolean> {
   let settled = false;
@@ -39,123 +53,210 @@ async function isSettled(promise: Promise<unknown>): Promise<boolean> {
   return settled;
 }
 
-describe('TreeWriter', () => {
-  let lockForWrite: jest.Mock<ProjectsRepository['lockForWrite']>;
-  let transaction: jest.Mock<
-    (work: (tx: SqlSession) => Promise<unknown>, group?: string) => Promise<unknown>
-  >;
-  let writer: TreeWriter;
+/** A work that reads READ and answers its `n` (what most tests need of a work). */
+const reading: Work<number | undefined> = (write) => {
+  const read = write.row(READ, { id: 1 });
+  return write.finish(() => read.get()?.n);
+};
 
-  beforeEach(() => {
-    lockForWrite = jest.fn<ProjectsRepository['lockForWrite']>();
-    transaction = jest.fn((work) => work(TX));
-    writer = new TreeWriter(
-      { transaction } as unknown as Database,
-      { lockForWrite } as unknown as ProjectsRepository,
-      {} as IdempotencyKeysRepository,
+/** A work that reads READ in its first round and answers a representation of it. */
+const representingWork = () =>
+  jest.fn((write: TreeWrite) => {
+    const read = write.row(READ, { id: 1 });
+    return write.finish(() =>
+      Representation.of(new SerializedJson<{ n: number }>(`{"n":${read.get()!.n}}`), {
+        etag: '"r8"',
+        projectRevision: write.project.get().revision,
+        location: '/projects/p1/blocks/b9',
+      }),
     );
   });
 
-  it('sends the lock in the transaction and runs the work at once, before the lock answers', async () => {
-    const lock = deferred<FoundProject | undefined>();
-    lockForWrite.mockReturnValue(lock.promise);
-    const work = jest.fn((_write: TreeWrite) => Promise.resolve('done'));
+describe('TreeWriter', () => {
+  let transaction: jest.Mock<(work: Work<unknown>, group?: string) => Promise<unknown>>;
+  let connection: ReturnType<typeof fakeConnection>;
+  let writer: TreeWriter;
+
+  /**
+   * A database whose transactions run their work on a fake connection (unit-of-work.ts's
+   * startWork), that answers each statement with what `answers` holds under its name.
+   */
+  function answering(answers: Record<string, FakeAnswer>): void {
+    connection = fakeConnection(byName(answers));
+    transaction = jest.fn((work: Work<unknown>, _group?: string) => connection.run(work));
+    writer = new TreeWriter(
+      { transaction } as unknown as Database,
+      new ProjectsRepository(),
+      new IdempotencyKeysRepository(),
+    );
+  }
+
+  beforeEach(() => {
+    answering({
+      'projects.lock': [FOUND],
+      'tree-writer-spec.read': [{ n: 1 }],
+      'tree-writer-spec.write': [{ n: 2 }],
+    });
+  });
+
+  it('sends the lock first, and the work’s statements in the same round, before anything has answered', async () => {
+    const work = jest.fn(reading);
 
     const result = writer.write(SCOPE, work);
-    await settle();
 
-    // The lock has not answered: the work's statements are not held back behind its answer.
+    // Nothing has answered yet: the work's statements are not held back behind the lock's answer.
     expect(transaction).toHaveBeenCalledTimes(1);
-    expect(lockForWrite).toHaveBeenCalledWith(TX, SCOPE);
     expect(work).toHaveBeenCalledTimes(1);
-    expect(work).toHaveBeenCalledWith({ tx: TX, project: expect.any(Promise) });
-    // The lock goes first on the connection.
-    expect(lockForWrite.mock.invocationCallOrder[0]).toBeLessThan(work.mock.invocationCallOrder[0]);
+    expect(work).toHaveBeenCalledWith(expect.objectContaining({ project: expect.any(Pending) }));
+    expect(connection.rounds).toEqual([['projects.lock', 'tree-writer-spec.read']]);
+    expect(connection.sent[0].params).toEqual(SCOPE);
+    await expect(result).resolves.toBe(1);
+  });
 
-    lock.resolve(FOUND);
-    await expect(result).resolves.toBe('done');
+  it('sends the work’s next round once the first has answered, in the same transaction', async () => {
+    await expect(
+      writer.write(SCOPE, (write) => {
+        const read = write.row(READ, { id: 1 });
+        return write.next((next) => {
+          const written = next.row(WRITE, { n: read.get()!.n + 1 });
+          return next.finish(() => written.get()?.n);
+        });
+      }),
+    ).resolves.toBe(2);
+    expect(transaction).toHaveBeenCalledTimes(1);
+    expect(connection.rounds).toEqual([
+      ['projects.lock', 'tree-writer-spec.read'],
+      ['tree-writer-spec.write'],
+    ]);
+    expect(connection.sent[2].params).toEqual({ n: 2 });
   });
 
   it("shares its transaction with the other writes of the caller's project, and no other", async () => {
-    lockForWrite.mockResolvedValue(FOUND);
-    await writer.write(SCOPE, () => Promise.resolve('done'));
-    await writer.write({ accountId: 'acc-2', projectId: 'p1' }, () => Promise.resolve('done'));
+    await writer.write(SCOPE, reading);
+    await writer.write({ accountId: 'acc-2', projectId: 'p1' }, reading);
     expect(transaction.mock.calls.map(([, group]) => group)).toEqual(['acc-1/p1', 'acc-2/p1']);
   });
 
   it('gives the work the locked project with the revision this write creates', async () => {
-    lockForWrite.mockResolvedValue(FOUND);
     let seen: LockedProject | undefined;
-    await writer.write(SCOPE, async (write) => {
-      seen = await write.project;
-    });
+    await writer.write(SCOPE, (write) => write.finish(() => (seen = write.project.get())));
     expect(seen).toEqual({ revision: 8, currentRevision: 7, title: 'Old', treeBytes: 1000 });
   });
 
-  it('answers only once the lock has answered, even when the work is done first', async () => {
-    const lock = deferred<FoundProject | undefined>();
-    lockForWrite.mockReturnValue(lock.promise);
+  it('gives the work no way to read the project before the lock has answered', async () => {
+    await expect(
+      writer.write(SCOPE, (write) => {
+        const project = write.project.get();
+        return write.finish(() => project);
+      }),
+    ).rejects.toBeInstanceOf(UnsettledRead);
+  });
 
-    const result = writer.write(SCOPE, () => Promise.resolve('done'));
+  it('answers only once the lock has answered, even when the work is done first', async () => {
+    const lock = deferred<readonly unknown[]>();
+    answering({ 'projects.lock': lock.promise });
+
+    const result = writer.write(SCOPE, (write) => write.finish(() => 'done'));
 
     expect(await isSettled(result)).toBe(false);
-    lock.resolve(FOUND);
+    lock.resolve([FOUND]);
     await expect(result).resolves.toBe('done');
   });
 
   it('waits for the lock’s answer before letting an error of the work out', async () => {
-    const lock = deferred<FoundProject | undefined>();
-    lockForWrite.mockReturnValue(lock.promise);
+    const lock = deferred<readonly unknown[]>();
+    answering({ 'projects.lock': lock.promise });
     const failure = new PreconditionFailedError('"r5"');
 
-    const result = writer.write(SCOPE, () => Promise.reject(failure));
+    const result = writer.write(SCOPE, () => {
+      throw failure;
+    });
 
     expect(await isSettled(result)).toBe(false);
-    lock.resolve(FOUND);
+    lock.resolve([FOUND]);
     await expect(result).rejects.toBe(failure);
   });
 
-  it('lets an error of the work out of the transaction, so that it rolls back', async () => {
-    lockForWrite.mockResolvedValue({ revision: 1, title: 't', treeBytes: 10 });
+  it('lets an error of the work’s continuation out of the transaction, so that it rolls back', async () => {
     const failure = new Error('rule broken');
-    await expect(writer.write(SCOPE, () => Promise.reject(failure))).rejects.toBe(failure);
+    await expect(
+      writer.write(SCOPE, (write) =>
+        write.finish(() => {
+          throw failure;
+        }),
+      ),
+    ).rejects.toBe(failure);
     await expect(transaction.mock.results[0].value).rejects.toBe(failure);
   });
 
   describe('a lock that finds no project of the account’s', () => {
     beforeEach(() => {
-      lockForWrite.mockResolvedValue(undefined);
+      answering({
+        'projects.lock': [],
+        'tree-writer-spec.read': [],
+        'idempotency-keys.forget-expired': [],
+        'idempotency-keys.claim': [{ claimed: true }],
+      });
     });
 
     it('fails the write with ResourceNotFoundError(Project), so that it rolls back, though the work succeeded', async () => {
-      const work = jest.fn((_write: TreeWrite) => Promise.resolve('done'));
+      const work = jest.fn((write: TreeWrite) => write.finish(() => 'done'));
       await expect(writer.write(SCOPE, work)).rejects.toThrow(new ResourceNotFoundError('Project'));
       expect(work).toHaveBeenCalledTimes(1);
       await expect(transaction.mock.results[0].value).rejects.toBeInstanceOf(ResourceNotFoundError);
     });
 
-    it.each([
+    const FAILURES = [
       ['a node of the path not found', new ResourceNotFoundError('Block')],
       ['a failed If-Match', new PreconditionFailedError('"r5"')],
-      ['an unexpected error', new Error('block.insert: the project found under the lock is gone')],
-    ])('answers Project not found when the work failed with %s', async (_name, failure) => {
-      const failed = writer.write(SCOPE, () => Promise.reject(failure));
-      await expect(failed).rejects.toBeInstanceOf(ResourceNotFoundError);
-      await expect(failed).rejects.toThrow('Project not found');
-    });
+      ['an unexpected error', new Error('blocks.insert: the project found under the lock is gone')],
+    ] as const;
 
-    it('rejects the work’s project with the same ResourceNotFoundError', async () => {
-      let seen: unknown;
-      const failed = writer.write(SCOPE, async (write) => {
-        try {
-          await write.project;
-        } catch (error) {
-          seen = error;
-          throw error;
-        }
+    it.each(FAILURES)(
+      'answers Project not found when the work failed at once with %s',
+      async (_name, failure) => {
+        const failed = writer.write(SCOPE, () => {
+          throw failure;
+        });
+        await expect(failed).rejects.toBeInstanceOf(ResourceNotFoundError);
+        await expect(failed).rejects.toThrow('Project not found');
+      },
+    );
+
+    it.each(FAILURES)(
+      'answers Project not found when the work’s continuation would fail with %s',
+      async (_name, failure) => {
+        const failed = writer.write(SCOPE, (write) => {
+          write.row(READ, { id: 1 });
+          return write.finish(() => {
+            throw failure;
+          });
+        });
+        await expect(failed).rejects.toBeInstanceOf(ResourceNotFoundError);
+        await expect(failed).rejects.toThrow('Project not found');
+      },
+    );
+
+    it('runs none of the work’s continuations, so its next round is never sent', async () => {
+      const continuation = jest.fn(() => 'read');
+      const failed = writer.write(SCOPE, (write) => {
+        write.row(READ, { id: 1 });
+        return write.next((next) => {
+          next.row(WRITE, { n: 1 });
+          return next.finish(continuation);
+        });
       });
       await expect(failed).rejects.toThrow(new ResourceNotFoundError('Project'));
-      expect(seen).toEqual(new ResourceNotFoundError('Project'));
+      expect(continuation).not.toHaveBeenCalled();
+      expect(connection.rounds).toEqual([['projects.lock', 'tree-writer-spec.read']]);
+    });
+
+    it('answers Project not found with an idempotency request too, and never runs the work', async () => {
+      const work = representingWork();
+      await expect(writer.write(SCOPE, work, IDEMPOTENT)).rejects.toThrow(
+        new ResourceNotFoundError('Project'),
+      );
+      expect(work).not.toHaveBeenCalled();
     });
   });
 
@@ -163,27 +264,118 @@ describe('TreeWriter', () => {
     const broken = new Error('canceling statement due to statement timeout');
 
     beforeEach(() => {
-      lockForWrite.mockRejectedValue(broken);
+      answering({
+        'projects.lock': broken,
+        'tree-writer-spec.read': [{ n: 1 }],
+      });
     });
 
     it('fails the write with the lock’s error though the work succeeded', async () => {
-      await expect(writer.write(SCOPE, () => Promise.resolve('done'))).rejects.toBe(broken);
+      await expect(writer.write(SCOPE, reading)).rejects.toBe(broken);
       await expect(transaction.mock.results[0].value).rejects.toBe(broken);
     });
 
     it('fails the write with the lock’s error, not the one its statements met after it', async () => {
       const aborted = new Error('current transaction is aborted');
-      await expect(writer.write(SCOPE, () => Promise.reject(aborted))).rejects.toBe(broken);
+      answering({ 'projects.lock': broken, 'tree-writer-spec.read': aborted });
+      await expect(writer.write(SCOPE, reading)).rejects.toBe(broken);
     });
 
-    it('rejects the work’s project with that error', async () => {
-      let seen: unknown;
+    it('runs none of the work’s continuations', async () => {
+      const continuation = jest.fn(() => 'read');
       await expect(
-        writer.write(SCOPE, async (write) => {
-          seen = await write.project.catch((error: unknown) => error);
+        writer.write(SCOPE, (write) => {
+          write.row(READ, { id: 1 });
+          return write.finish(continuation);
         }),
       ).rejects.toBe(broken);
-      expect(seen).toBe(broken);
+      expect(continuation).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('with an idempotency request', () => {
+    let representing: ReturnType<typeof representingWork>;
+
+    beforeEach(() => {
+      representing = representingWork();
+      answering({
+        'projects.lock': [FOUND],
+        'idempotency-keys.forget-expired': [],
+        'idempotency-keys.claim': [{ claimed: true }],
+        'tree-writer-spec.read': [{ n: 1 }],
+        'idempotency-keys.remember': [],
+      });
+    });
+
+    it('claims the key in the lock’s round and runs the work in the next, then keeps its answer with the status given', async () => {
+      const result = writer.write(SCOPE, representing, IDEMPOTENT, 200);
+
+      expect(connection.rounds).toEqual([
+        ['projects.lock', 'idempotency-keys.forget-expired', 'idempotency-keys.claim'],
+      ]);
+      expect(representing).not.toHaveBeenCalled();
+
+      const answer = await result;
+      expect(representing).toHaveBeenCalledTimes(1);
+      expect(answer.body?.text).toBe('{"n":1}');
+      expect(answer.headers).toEqual({
+        etag: '"r8"',
+        projectRevision: 8,
+        location: '/projects/p1/blocks/b9',
+      });
+      expect(connection.rounds).toEqual([
+        ['projects.lock', 'idempotency-keys.forget-expired', 'idempotency-keys.claim'],
+        ['tree-writer-spec.read'],
+        ['idempotency-keys.remember'],
+      ]);
+      const claim = connection.sent.find((s) => s.statement.name === 'idempotency-keys.claim');
+      expect(claim?.params).toEqual({
+        accountId: 'acc-1',
+        key: IDEMPOTENT.key,
+        fingerprint: IDEMPOTENT.fingerprint,
+      });
+      const kept = connection.sent.find((s) => s.statement.name === 'idempotency-keys.remember');
+      expect(kept?.params).toEqual({
+        accountId: 'acc-1',
+        key: IDEMPOTENT.key,
+        status: 200,
+        body: '{"n":1}',
+        etag: '"r8"',
+        location: '/projects/p1/blocks/b9',
+        projectRevision: 8,
+      });
+    });
+
+    it('keeps the answer of a create with 201 when no status is given', async () => {
+      await writer.write(SCOPE, representing, IDEMPOTENT);
+      const kept = connection.sent.find((s) => s.statement.name === 'idempotency-keys.remember');
+      expect(kept?.params).toMatchObject({ status: 201 });
+    });
+
+    it('replays the answer kept with a key taken already, without running the work', async () => {
+      answering({
+        'projects.lock': [FOUND],
+        'idempotency-keys.forget-expired': [],
+        'idempotency-keys.claim': [],
+        'idempotency-keys.find': [
+          {
+            fingerprint: IDEMPOTENT.fingerprint,
+            status: 200,
+            body: '{"n":1}',
+            etag: '"r8"',
+            location: '/projects/p1/blocks/b9',
+            projectRevision: 8,
+          },
+        ],
+      });
+      const answer = await writer.write(SCOPE, representing, IDEMPOTENT, 200);
+      expect(representing).not.toHaveBeenCalled();
+      expect(answer.body?.text).toBe('{"n":1}');
+      expect(answer.headers).toEqual({
+        etag: '"r8"',
+        projectRevision: 8,
+        location: '/projects/p1/blocks/b9',
+      });
     });
   });
 });
