@@ -148,7 +148,6 @@ WITH
       projects p
     WHERE
       p.id = $2
-      AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
   ),
   map_b AS MATERIALIZED (
     SELECT
@@ -1177,7 +1176,6 @@ WITH
       projects p
     WHERE
       p.id = $2
-      AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
   ),
   placed AS (
     SELECT

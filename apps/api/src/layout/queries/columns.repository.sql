@@ -95,7 +95,6 @@ WITH
     WHERE
       r.id = COALESCE($5::uuid, $3::uuid)
       AND r.project_id = $1
-      AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
   ),
   map_c AS MATERIALIZED (
     SELECT
@@ -1011,7 +1010,6 @@ WITH
     WHERE
       r.id = COALESCE($5::uuid, $3::uuid)
       AND r.project_id = $1
-      AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
   ),
   placed AS (
     SELECT

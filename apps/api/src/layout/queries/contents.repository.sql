@@ -81,7 +81,6 @@ WITH
     WHERE
       c.id = COALESCE($6::uuid, $3::uuid)
       AND c.project_id = $1
-      AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
   ),
   map_ct AS MATERIALIZED (
     SELECT
@@ -894,7 +893,6 @@ WITH
     WHERE
       c.id = COALESCE($6::uuid, $3::uuid)
       AND c.project_id = $1
-      AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
   ),
   placed AS (
     SELECT

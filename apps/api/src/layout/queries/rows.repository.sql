@@ -34,7 +34,6 @@ WITH
     WHERE
       b.id = COALESCE($4::uuid, $2::uuid)
       AND b.project_id = $3
-      AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
   ),
   map_r AS MATERIALIZED (
     SELECT
@@ -946,7 +945,6 @@ WITH
     WHERE
       b.id = COALESCE($4::uuid, $2::uuid)
       AND b.project_id = $3
-      AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
   ),
   placed AS (
     SELECT
