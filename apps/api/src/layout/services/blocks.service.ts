@@ -6,10 +6,8 @@ import {
   BLOCKS_PER_PROJECT_MAX,
   type CreateBlockDto,
   DEFAULT_BLOCK_STYLE,
-  DUPLICATE_NODES_MAX,
   type DuplicateBlockDto,
   type MoveBlockDto,
-  PROJECT_TREE_MAX_BYTES,
   type UpdateBlockDto,
 } from '@layout/contracts';
 import { type IdempotencyRequest } from '../../common/http/idempotency';
@@ -22,15 +20,13 @@ import { type BlockScope, type ProjectScope } from '../layout.scopes';
 import { listTag, nodeTag } from '../layout.tags';
 import { BlocksRepository } from '../repositories/blocks.repository';
 import { SiblingOrderRepository } from '../repositories/sibling-order.repository';
-import { newNodeId } from './body-ids';
 import { answerNode, answerUnchanged } from './node-answers';
 import { notFound } from './not-found';
 import { readTagged } from './tagged-read';
-import { assertCopied, assertCopyWithin, assertTreeWithin, assertWithinCount } from './tree-limits';
+import { assertTreeWithin, assertWithinCount } from './tree-limits';
 import { TreeWriter } from './tree-writer';
-
-/** What a move answers: 200 (a create, or a copy, 201). */
-const MOVED = 200;
+import { copyNode, moveNode, type Relocation } from './relocations';
+import { type CopiedNode, type MovedNode } from '../repositories/written-node';
 
 @Injectable()
 export class BlocksService {
@@ -156,32 +152,15 @@ export class BlocksService {
     conditions: RequestConditions,
     idempotency?: IdempotencyRequest,
   ): Promise<Representation<BlockResponse>> {
-    const where = {
-      projectId: scope.projectId,
-      parentId: scope.projectId,
-      position: body.position,
-      selfId: scope.blockId,
-    };
-    return this.writer.write(
+    const placement = { toParentId: null, position: body.position };
+    return moveNode(
+      this.writer,
+      this.order,
+      this.relocation,
       scope,
-      (write) =>
-        this.order.placed(write, 'block', where, (sortKey, round) => {
-          const moved = this.blocks.move(round, scope, { sortKey, atEnd: false });
-          return round.finish(() => {
-            const node = moved.get() ?? notFound('Block');
-            conditions.assertIfMatch(nodeTag(node.revision));
-            const project = write.project.get();
-            if (node.moved) assertTreeWithin(project.treeBytes, node.treeBytes ?? 0);
-            return answerNode<BlockResponse>(
-              node.json,
-              node.revision,
-              node.moved ? project.revision : project.currentRevision,
-              pathOf.block(scope),
-            );
-          });
-        }),
+      placement,
+      conditions,
       idempotency,
-      MOVED,
     );
   }
 
@@ -195,41 +174,31 @@ export class BlocksService {
     conditions: RequestConditions,
     idempotency?: IdempotencyRequest,
   ): Promise<Representation<BlockResponse>> {
-    const copyId = newNodeId();
-    const where = {
-      projectId: scope.projectId,
-      parentId: scope.projectId,
-      position: body.position,
-      afterId: scope.blockId,
-    };
-    return this.writer.write(
+    const placement = { toParentId: null, position: body.position };
+    return copyNode(
+      this.writer,
+      this.order,
+      this.relocation,
       scope,
-      (write) =>
-        this.order.placed(write, 'block', where, (sortKey, round) => {
-          const copy = this.blocks.copy(round, scope, {
-            copyId,
-            sortKey,
-            maxNodes: DUPLICATE_NODES_MAX,
-            maxTreeBytes: PROJECT_TREE_MAX_BYTES,
-          });
-          return round.finish(() => {
-            const copied = copy.copied.get() ?? notFound('Block');
-            conditions.assertIfMatch(nodeTag(copied.revision));
-            assertCopyWithin(copied);
-            assertWithinCount(copied.siblings ?? 0, BLOCKS_PER_PROJECT_MAX, 'A project');
-            assertCopied(copied);
-            const project = write.project.get();
-            return answerNode<BlockResponse>(
-              copy.json.get() ?? notFound('Block'),
-              project.revision,
-              project.revision,
-              pathOf.block({ projectId: scope.projectId, blockId: copyId }),
-            );
-          });
-        }),
+      placement,
+      conditions,
       idempotency,
     );
   }
+
+  /** A block moves and is copied within its project, which holds 500 at most. */
+  private readonly relocation: Relocation<BlockScope, MovedNode, CopiedNode> = {
+    level: 'block',
+    names: { node: 'Block', parent: 'Project' },
+    ids: (scope) => ({ node: scope.blockId, parent: scope.projectId }),
+    // A block's parent is its project: there is no other to go to.
+    move: (round, scope, { sortKey, atEnd }) => this.blocks.move(round, scope, { sortKey, atEnd }),
+    copy: (round, scope, { toParentId: _project, ...request }) =>
+      this.blocks.copy(round, scope, request),
+    assertFits: (node) =>
+      assertWithinCount(node.siblings ?? 0, BLOCKS_PER_PROJECT_MAX, 'A project'),
+    path: (scope, _project, blockId) => pathOf.block({ projectId: scope.projectId, blockId }),
+  };
 }
 
 function withDefaults(style: BlockStyleDto | undefined) {

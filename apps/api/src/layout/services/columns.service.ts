@@ -5,10 +5,8 @@ import {
   type ColumnResponse,
   CONTENTS_PER_COLUMN_MAX,
   type CreateColumnDto,
-  DUPLICATE_NODES_MAX,
   type DuplicateColumnDto,
   type MoveColumnDto,
-  PROJECT_TREE_MAX_BYTES,
   type UpdateColumnDto,
 } from '@layout/contracts';
 import { RequestValidationError } from '../../common/errors';
@@ -22,26 +20,22 @@ import { type ContentRecord, type ContentWrite } from '../layout.records';
 import { pathOf } from '../layout.paths';
 import { type ColumnScope, type RowScope } from '../layout.scopes';
 import { listTag, nodeTag } from '../layout.tags';
-import { type ColumnForWrite, ColumnsRepository } from '../repositories/columns.repository';
+import {
+  type ColumnForWrite,
+  ColumnsRepository,
+  type ColumnWidth,
+} from '../repositories/columns.repository';
 import { SiblingOrderRepository } from '../repositories/sibling-order.repository';
-import { type Destination } from '../repositories/written-node';
-import { newNodeId, parentIdOf, sameId } from './body-ids';
+import { newNodeId, parentIdOf } from './body-ids';
 import { answerNode } from './node-answers';
 import { notFound } from './not-found';
 import { assertPathId } from './path-id';
 import { assertFitsInRow } from './row-width';
 import { readTagged } from './tagged-read';
-import {
-  assertContentData,
-  assertCopied,
-  assertCopyWithin,
-  assertTreeWithin,
-  assertWithinCount,
-} from './tree-limits';
+import { assertContentData, assertTreeWithin, assertWithinCount } from './tree-limits';
 import { type LockedProject, type TreeWrite, TreeWriter } from './tree-writer';
-
-/** What a move answers: 200 (a create, or a copy, 201). */
-const MOVED = 200;
+import { copyNode, moveNode, type Relocation } from './relocations';
+import { type CopiedNode, type MovedNode } from '../repositories/written-node';
 
 @Injectable()
 export class ColumnsService {
@@ -144,38 +138,15 @@ export class ColumnsService {
     conditions: RequestConditions,
     idempotency?: IdempotencyRequest,
   ): Promise<Representation<ColumnResponse>> {
-    const toParentId = parentIdOf(body.rowId, 'Row');
-    const where = {
-      projectId: scope.projectId,
-      parentId: toParentId ?? scope.rowId,
-      position: body.position,
-      selfId: scope.columnId,
-    };
-    return this.writer.write(
+    const placement = { toParentId: parentIdOf(body.rowId, 'Row'), position: body.position };
+    return moveNode(
+      this.writer,
+      this.order,
+      this.relocation,
       scope,
-      (write) =>
-        this.order.placed(write, 'column', where, (sortKey, round) => {
-          const atEnd = body.position === undefined;
-          const moved = this.columns.move(round, scope, { toParentId, sortKey, atEnd });
-          return round.finish(() => {
-            const node = moved.get() ?? notFound('Column');
-            const row = node.destination ?? notFound('Row');
-            conditions.assertIfMatch(nodeTag(node.revision));
-            const project = write.project.get();
-            if (node.moved) {
-              assertFitsInRow(node.others, node.size);
-              assertTreeWithin(project.treeBytes, node.treeBytes ?? 0);
-            }
-            return answerNode<ColumnResponse>(
-              node.json,
-              node.revision,
-              node.moved ? project.revision : project.currentRevision,
-              columnPath(scope, row, scope.columnId),
-            );
-          });
-        }),
+      placement,
+      conditions,
       idempotency,
-      MOVED,
     );
   }
 
@@ -190,44 +161,38 @@ export class ColumnsService {
     conditions: RequestConditions,
     idempotency?: IdempotencyRequest,
   ): Promise<Representation<ColumnResponse>> {
-    const toParentId = parentIdOf(body.rowId, 'Row');
-    const copyId = newNodeId();
-    const where = {
-      projectId: scope.projectId,
-      parentId: toParentId ?? scope.rowId,
-      position: body.position,
-      afterId: toParentId === null || sameId(toParentId, scope.rowId) ? scope.columnId : undefined,
-    };
-    return this.writer.write(
+    const placement = { toParentId: parentIdOf(body.rowId, 'Row'), position: body.position };
+    return copyNode(
+      this.writer,
+      this.order,
+      this.relocation,
       scope,
-      (write) =>
-        this.order.placed(write, 'column', where, (sortKey, round) => {
-          const copy = this.columns.copy(round, scope, {
-            copyId,
-            toParentId,
-            sortKey,
-            maxNodes: DUPLICATE_NODES_MAX,
-            maxTreeBytes: PROJECT_TREE_MAX_BYTES,
-          });
-          return round.finish(() => {
-            const copied = copy.copied.get() ?? notFound('Column');
-            const row = copied.destination ?? notFound('Row');
-            conditions.assertIfMatch(nodeTag(copied.revision));
-            assertCopyWithin(copied);
-            assertFitsInRow(copied.others, copied.size);
-            assertCopied(copied);
-            const project = write.project.get();
-            return answerNode<ColumnResponse>(
-              copy.json.get() ?? notFound('Column'),
-              project.revision,
-              project.revision,
-              columnPath(scope, row, copyId),
-            );
-          });
-        }),
+      placement,
+      conditions,
       idempotency,
     );
   }
+
+  /** A column moves and is copied between the rows of its project, where its size fits. */
+  private readonly relocation: Relocation<
+    ColumnScope,
+    MovedNode & ColumnWidth,
+    CopiedNode & ColumnWidth
+  > = {
+    level: 'column',
+    names: { node: 'Column', parent: 'Row' },
+    ids: (scope) => ({ node: scope.columnId, parent: scope.rowId }),
+    move: (round, scope, placement) => this.columns.move(round, scope, placement),
+    copy: (round, scope, request) => this.columns.copy(round, scope, request),
+    assertFits: (column) => assertFitsInRow(column.others, column.size),
+    path: (scope, row, columnId) =>
+      pathOf.column({
+        projectId: scope.projectId,
+        blockId: row.blockId ?? scope.blockId,
+        rowId: row.id,
+        columnId,
+      }),
+  };
 
   /** A size and/or a place: one statement, then the rules on what it reports. */
   private resize(
@@ -338,16 +303,6 @@ export class ColumnsService {
       return { id: existing.id, ...composed };
     });
   }
-}
-
-/** The path of column `columnId` in `row`, a row of the scope's project. */
-function columnPath(scope: ColumnScope, row: Destination, columnId: string): string {
-  return pathOf.column({
-    projectId: scope.projectId,
-    blockId: row.blockId ?? scope.blockId,
-    rowId: row.id,
-    columnId,
-  });
 }
 
 /** An element of a column's `contents`, prepared: its `_id`, if any, and its own members. */

@@ -4,10 +4,8 @@ import {
   CONTENTS_PER_COLUMN_MAX,
   type ContentResponse,
   type CreateContentDto,
-  DUPLICATE_NODES_MAX,
   type DuplicateContentDto,
   type MoveContentDto,
-  PROJECT_TREE_MAX_BYTES,
   type UpdateContentDto,
 } from '@layout/contracts';
 import { type IdempotencyRequest } from '../../common/http/idempotency';
@@ -20,23 +18,15 @@ import { type ColumnScope, type ContentScope } from '../layout.scopes';
 import { listTag, nodeTag } from '../layout.tags';
 import { ContentsRepository } from '../repositories/contents.repository';
 import { SiblingOrderRepository } from '../repositories/sibling-order.repository';
-import { type Destination } from '../repositories/written-node';
-import { newNodeId, parentIdOf, sameId } from './body-ids';
+import { parentIdOf } from './body-ids';
 import { answerNode, answerUnchanged } from './node-answers';
 import { notFound } from './not-found';
 import { assertPathId } from './path-id';
 import { readTagged } from './tagged-read';
-import {
-  assertContentData,
-  assertCopied,
-  assertCopyWithin,
-  assertTreeWithin,
-  assertWithinCount,
-} from './tree-limits';
+import { assertContentData, assertTreeWithin, assertWithinCount } from './tree-limits';
 import { TreeWriter } from './tree-writer';
-
-/** What a move answers: 200 (a create, or a copy, 201). */
-const MOVED = 200;
+import { copyNode, moveNode, type Relocation } from './relocations';
+import { type CopiedNode, type MovedNode } from '../repositories/written-node';
 
 @Injectable()
 export class ContentsService {
@@ -167,38 +157,15 @@ export class ContentsService {
     conditions: RequestConditions,
     idempotency?: IdempotencyRequest,
   ): Promise<Representation<ContentResponse>> {
-    const toParentId = parentIdOf(body.columnId, 'Column');
-    const where = {
-      projectId: scope.projectId,
-      parentId: toParentId ?? scope.columnId,
-      position: body.position,
-      selfId: scope.contentId,
-    };
-    return this.writer.write(
+    const placement = { toParentId: parentIdOf(body.columnId, 'Column'), position: body.position };
+    return moveNode(
+      this.writer,
+      this.order,
+      this.relocation,
       scope,
-      (write) =>
-        this.order.placed(write, 'content', where, (sortKey, round) => {
-          const atEnd = body.position === undefined;
-          const moved = this.contents.move(round, scope, { toParentId, sortKey, atEnd });
-          return round.finish(() => {
-            const node = moved.get() ?? notFound('Content');
-            const column = node.destination ?? notFound('Column');
-            conditions.assertIfMatch(nodeTag(node.revision));
-            const project = write.project.get();
-            if (node.moved) {
-              assertWithinCount(node.siblings ?? 0, CONTENTS_PER_COLUMN_MAX, 'A column');
-              assertTreeWithin(project.treeBytes, node.treeBytes ?? 0);
-            }
-            return answerNode<ContentResponse>(
-              node.json,
-              node.revision,
-              node.moved ? project.revision : project.currentRevision,
-              contentPath(scope, column, scope.contentId),
-            );
-          });
-        }),
+      placement,
+      conditions,
       idempotency,
-      MOVED,
     );
   }
 
@@ -212,54 +179,34 @@ export class ContentsService {
     conditions: RequestConditions,
     idempotency?: IdempotencyRequest,
   ): Promise<Representation<ContentResponse>> {
-    const toParentId = parentIdOf(body.columnId, 'Column');
-    const copyId = newNodeId();
-    const where = {
-      projectId: scope.projectId,
-      parentId: toParentId ?? scope.columnId,
-      position: body.position,
-      afterId:
-        toParentId === null || sameId(toParentId, scope.columnId) ? scope.contentId : undefined,
-    };
-    return this.writer.write(
+    const placement = { toParentId: parentIdOf(body.columnId, 'Column'), position: body.position };
+    return copyNode(
+      this.writer,
+      this.order,
+      this.relocation,
       scope,
-      (write) =>
-        this.order.placed(write, 'content', where, (sortKey, round) => {
-          const copy = this.contents.copy(round, scope, {
-            copyId,
-            toParentId,
-            sortKey,
-            maxNodes: DUPLICATE_NODES_MAX,
-            maxTreeBytes: PROJECT_TREE_MAX_BYTES,
-          });
-          return round.finish(() => {
-            const copied = copy.copied.get() ?? notFound('Content');
-            const column = copied.destination ?? notFound('Column');
-            conditions.assertIfMatch(nodeTag(copied.revision));
-            assertCopyWithin(copied);
-            assertWithinCount(copied.siblings ?? 0, CONTENTS_PER_COLUMN_MAX, 'A column');
-            assertCopied(copied);
-            const project = write.project.get();
-            return answerNode<ContentResponse>(
-              copy.json.get() ?? notFound('Content'),
-              project.revision,
-              project.revision,
-              contentPath(scope, column, copyId),
-            );
-          });
-        }),
+      placement,
+      conditions,
       idempotency,
     );
   }
-}
 
-/** The path of content `contentId` in `column`, a column of the scope's project. */
-function contentPath(scope: ContentScope, column: Destination, contentId: string): string {
-  return pathOf.content({
-    projectId: scope.projectId,
-    blockId: column.blockId ?? scope.blockId,
-    rowId: column.rowId ?? scope.rowId,
-    columnId: column.id,
-    contentId,
-  });
+  /** A content moves and is copied between the columns of its project, 1 000 at most in each. */
+  private readonly relocation: Relocation<ContentScope, MovedNode, CopiedNode> = {
+    level: 'content',
+    names: { node: 'Content', parent: 'Column' },
+    ids: (scope) => ({ node: scope.contentId, parent: scope.columnId }),
+    move: (round, scope, placement) => this.contents.move(round, scope, placement),
+    copy: (round, scope, request) => this.contents.copy(round, scope, request),
+    assertFits: (node) =>
+      assertWithinCount(node.siblings ?? 0, CONTENTS_PER_COLUMN_MAX, 'A column'),
+    path: (scope, column, contentId) =>
+      pathOf.content({
+        projectId: scope.projectId,
+        blockId: column.blockId ?? scope.blockId,
+        rowId: column.rowId ?? scope.rowId,
+        columnId: column.id,
+        contentId,
+      }),
+  };
 }

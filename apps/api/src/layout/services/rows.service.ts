@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import {
   type CreateRowDto,
-  DUPLICATE_NODES_MAX,
   type DuplicateRowDto,
   type MoveRowDto,
-  PROJECT_TREE_MAX_BYTES,
   type RowResponse,
   ROWS_PER_BLOCK_MAX,
   type UpdateRowDto,
@@ -18,15 +16,14 @@ import { type BlockScope, type RowScope } from '../layout.scopes';
 import { listTag, nodeTag } from '../layout.tags';
 import { RowsRepository } from '../repositories/rows.repository';
 import { SiblingOrderRepository } from '../repositories/sibling-order.repository';
-import { newNodeId, parentIdOf, sameId } from './body-ids';
+import { parentIdOf } from './body-ids';
 import { answerNode, answerUnchanged } from './node-answers';
 import { notFound } from './not-found';
 import { readTagged } from './tagged-read';
-import { assertCopied, assertCopyWithin, assertTreeWithin, assertWithinCount } from './tree-limits';
+import { assertTreeWithin, assertWithinCount } from './tree-limits';
 import { TreeWriter } from './tree-writer';
-
-/** What a move answers: 200 (a create, or a copy, 201). */
-const MOVED = 200;
+import { copyNode, moveNode, type Relocation } from './relocations';
+import { type CopiedNode, type MovedNode } from '../repositories/written-node';
 
 @Injectable()
 export class RowsService {
@@ -139,38 +136,15 @@ export class RowsService {
     conditions: RequestConditions,
     idempotency?: IdempotencyRequest,
   ): Promise<Representation<RowResponse>> {
-    const toParentId = parentIdOf(body.blockId, 'Block');
-    const where = {
-      projectId: scope.projectId,
-      parentId: toParentId ?? scope.blockId,
-      position: body.position,
-      selfId: scope.rowId,
-    };
-    return this.writer.write(
+    const placement = { toParentId: parentIdOf(body.blockId, 'Block'), position: body.position };
+    return moveNode(
+      this.writer,
+      this.order,
+      this.relocation,
       scope,
-      (write) =>
-        this.order.placed(write, 'row', where, (sortKey, round) => {
-          const atEnd = body.position === undefined;
-          const moved = this.rows.move(round, scope, { toParentId, sortKey, atEnd });
-          return round.finish(() => {
-            const node = moved.get() ?? notFound('Row');
-            const block = node.destination ?? notFound('Block');
-            conditions.assertIfMatch(nodeTag(node.revision));
-            const project = write.project.get();
-            if (node.moved) {
-              assertWithinCount(node.siblings ?? 0, ROWS_PER_BLOCK_MAX, 'A block');
-              assertTreeWithin(project.treeBytes, node.treeBytes ?? 0);
-            }
-            return answerNode<RowResponse>(
-              node.json,
-              node.revision,
-              node.moved ? project.revision : project.currentRevision,
-              pathOf.row({ projectId: scope.projectId, blockId: block.id, rowId: scope.rowId }),
-            );
-          });
-        }),
+      placement,
+      conditions,
       idempotency,
-      MOVED,
     );
   }
 
@@ -185,42 +159,27 @@ export class RowsService {
     conditions: RequestConditions,
     idempotency?: IdempotencyRequest,
   ): Promise<Representation<RowResponse>> {
-    const toParentId = parentIdOf(body.blockId, 'Block');
-    const copyId = newNodeId();
-    const where = {
-      projectId: scope.projectId,
-      parentId: toParentId ?? scope.blockId,
-      position: body.position,
-      afterId: toParentId === null || sameId(toParentId, scope.blockId) ? scope.rowId : undefined,
-    };
-    return this.writer.write(
+    const placement = { toParentId: parentIdOf(body.blockId, 'Block'), position: body.position };
+    return copyNode(
+      this.writer,
+      this.order,
+      this.relocation,
       scope,
-      (write) =>
-        this.order.placed(write, 'row', where, (sortKey, round) => {
-          const copy = this.rows.copy(round, scope, {
-            copyId,
-            toParentId,
-            sortKey,
-            maxNodes: DUPLICATE_NODES_MAX,
-            maxTreeBytes: PROJECT_TREE_MAX_BYTES,
-          });
-          return round.finish(() => {
-            const copied = copy.copied.get() ?? notFound('Row');
-            const block = copied.destination ?? notFound('Block');
-            conditions.assertIfMatch(nodeTag(copied.revision));
-            assertCopyWithin(copied);
-            assertWithinCount(copied.siblings ?? 0, ROWS_PER_BLOCK_MAX, 'A block');
-            assertCopied(copied);
-            const project = write.project.get();
-            return answerNode<RowResponse>(
-              copy.json.get() ?? notFound('Row'),
-              project.revision,
-              project.revision,
-              pathOf.row({ projectId: scope.projectId, blockId: block.id, rowId: copyId }),
-            );
-          });
-        }),
+      placement,
+      conditions,
       idempotency,
     );
   }
+
+  /** A row moves and is copied between the blocks of its project, 500 at most in each. */
+  private readonly relocation: Relocation<RowScope, MovedNode, CopiedNode> = {
+    level: 'row',
+    names: { node: 'Row', parent: 'Block' },
+    ids: (scope) => ({ node: scope.rowId, parent: scope.blockId }),
+    move: (round, scope, placement) => this.rows.move(round, scope, placement),
+    copy: (round, scope, request) => this.rows.copy(round, scope, request),
+    assertFits: (node) => assertWithinCount(node.siblings ?? 0, ROWS_PER_BLOCK_MAX, 'A block'),
+    path: (scope, block, rowId) =>
+      pathOf.row({ projectId: scope.projectId, blockId: block.id, rowId }),
+  };
 }
