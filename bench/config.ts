@@ -3,8 +3,10 @@ import { parseArgs } from 'node:util';
 
 /**
  * The yardstick's scenarios (load.mjs), then the service's own: `conditional`, `compressed`
- * (the tree read with `Accept-Encoding`), and `fairness` (one account's large reads against
- * another's small ones; the service only).
+ * (the tree read with `Accept-Encoding`), `move` and `duplicate` (contents moved between two
+ * columns, a block copied; set beside the yardstick's resize and create), `fairness` (one
+ * account's large reads against another's small ones) and `project-copy` (a project of about
+ * 20 000 nodes copied; these two the service's alone).
  */
 export const SCENARIOS = [
   'tree',
@@ -15,13 +17,27 @@ export const SCENARIOS = [
   'mixed',
   'conditional',
   'compressed',
+  'move',
+  'duplicate',
   'fairness',
+  'project-copy',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
-/** The scenarios measured on both servers (fairness is the service's alone). */
-export type PairedScenario = Exclude<ScenarioName, 'fairness'>;
+/** The scenarios of the service alone, with no yardstick run beside them. */
+const ALONE = ['fairness', 'project-copy'] as const;
+/** The scenarios measured on both servers. */
+export type PairedScenario = Exclude<ScenarioName, (typeof ALONE)[number]>;
 export const isPaired = (scenario: ScenarioName): scenario is PairedScenario =>
-  scenario !== 'fairness';
+  !(ALONE as readonly string[]).includes(scenario);
+
+/**
+ * The service's own writes, which the yardstick cannot do, and the yardstick's scenario each is
+ * set beside: a move (one statement behind the lock) beside a resize (the same), a copy of a
+ * block of 31 nodes beside a create of one.
+ */
+export const EDITS = { move: 'resize', duplicate: 'create' } as const;
+export type EditScenario = keyof typeof EDITS;
+export const isEdit = (scenario: ScenarioName): scenario is EditScenario => scenario in EDITS;
 
 /** Scenarios that write: the service gets a fresh write project for each of their runs. */
 export const WRITES: ReadonlySet<ScenarioName> = new Set(['create', 'resize', 'mixed']);
@@ -67,7 +83,9 @@ database of one PostgreSQL, with the yardstick's load.mjs; writes bench/results/
   --help                this text
 The fairness scenario runs against the service only (the yardstick has no accounts): another
 account's small reads at 100 req/s alone, then while one account reads its ~8 MiB project in 20
-connections.
+connections. So does project-copy: a project of about 20 000 nodes copied five times, one after
+another, timed, with the service's peak RSS. move and duplicate run the service's own driver,
+set beside the yardstick's resize and create.
 Environment: DATABASE_URL=postgresql://superuser@host:port/db runs on that server (two fresh
 databases are created on it and dropped afterwards); without it, on an embedded PostgreSQL in a
 temp folder. The user must be allowed to CREATE DATABASE (and CHECKPOINT, for the yardstick's seed).`;

@@ -4,7 +4,15 @@ import { databaseTicks } from './proc-stats';
 import { measureCompressed } from './compressed';
 import { measureConditional } from './conditional';
 import { type LoadSettings } from './tree-reads';
-import { type PairedScenario, type ScenarioName, WRITES } from './config';
+import {
+  EDITS,
+  type EditScenario,
+  isEdit,
+  type PairedScenario,
+  type ScenarioName,
+  WRITES,
+} from './config';
+import { measureCopies, measureMoves, prepareCopies, prepareMoves } from './edits';
 import { type Servers } from './servers';
 import { type Targets, writeTargets } from './targets';
 import { createWriteProject } from './write-project';
@@ -68,6 +76,7 @@ export async function measureScenario(
     );
     return { scenario, service: result.available ? toSide(result.line) : result.reason };
   }
+  if (isEdit(scenario)) return measureEdit(ctx, scenario);
   const { duration, warmup, connections } = ctx.settings;
   const slices = slicesOf(scenario, duration);
   const plans = {
@@ -114,6 +123,74 @@ export async function measureScenario(
 
 const SIDES = ['service', 'yardstick'] as const;
 
+/** Write projects a duplicate slice's copies spread over (each far from 500 blocks, 8 MiB). */
+const COPY_PROJECTS = 6;
+
+/**
+ * `move` and `duplicate`: the service runs the bench's own driver (edits.ts), the yardstick
+ * load.mjs's scenario that each is set beside (EDITS), slice by slice in turn as the paired
+ * scenarios are. The service's targets (fresh write projects) are all made before the first
+ * slice; each side warms up once, on targets of its own.
+ */
+async function measureEdit(ctx: BenchContext, scenario: EditScenario): Promise<ScenarioResult> {
+  const { duration, warmup, connections } = ctx.settings;
+  const { service } = ctx.servers;
+  const slices = slicesOf(scenario, duration);
+  const prepare = () =>
+    scenario === 'move'
+      ? prepareMoves(service.url, ctx.serviceTargets.token, connections)
+      : prepareCopies(service.url, ctx.serviceTargets.token, COPY_PROJECTS);
+  const run = (targets: Awaited<ReturnType<typeof prepare>>, seconds: number) => {
+    const settings = { duration: seconds, warmup: 0, connections };
+    return 'columns' in targets
+      ? measureMoves(service, targets, settings, ctx.dbpid)
+      : measureCopies(service, targets, settings, ctx.dbpid);
+  };
+  ctx.log(`${scenario}: preparing ${slices.length + (warmup > 0 ? 1 : 0)} sets of targets`);
+  const warmupTargets = warmup > 0 ? await prepare() : undefined;
+  const sliceTargets = [];
+  for (let i = 0; i < slices.length; i++) sliceTargets.push(await prepare());
+  const reference = EDITS[scenario];
+  const lines: Record<keyof Servers, LoadLine[]> = { service: [], yardstick: [] };
+  const warmupFailures = { service: 0, yardstick: 0 };
+  for (const [i, seconds] of slices.entries()) {
+    ctx.log(`${scenario}: service, slice ${i + 1}/${slices.length}`);
+    if (i === 0 && warmupTargets !== undefined) {
+      const line = await run(warmupTargets, warmup);
+      warmupFailures.service = line.non2xx + line.errors;
+    }
+    const line = await run(sliceTargets[i], seconds);
+    if (interrupted()) throw new Error('interrupted');
+    ctx.log(`  ${line.rps} req/s, p99 ${line.p99} ms`);
+    lines.service.push(line);
+    ctx.log(`${scenario}: yardstick ${reference}, slice ${i + 1}/${slices.length}`);
+    if (i === 0 && warmup > 0) {
+      const warm = await load(ctx, 'yardstick', reference, ctx.yardstickTargetsFile, {
+        duration: warmup,
+        warmup: 0,
+        connections,
+      });
+      warmupFailures.yardstick = warm.non2xx + warm.errors;
+    }
+    lines.yardstick.push(
+      await load(ctx, 'yardstick', reference, ctx.yardstickTargetsFile, {
+        duration: seconds,
+        warmup: 0,
+        connections,
+      }),
+    );
+  }
+  const serviceSide = { ...combineSlices(lines.service), warmupFailures: warmupFailures.service };
+  const yardstick = {
+    ...combineSlices(lines.yardstick),
+    warmupFailures: warmupFailures.yardstick,
+  };
+  ctx.log(
+    `  ${serviceSide.rps} vs ${yardstick.rps} req/s (${reference}), p99 ${serviceSide.p99} vs ${yardstick.p99} ms`,
+  );
+  return { scenario, service: serviceSide, yardstick };
+}
+
 /**
  * The seconds of one measured create slice at most. The service caps a project at 8 MiB of JSON
  * (about 15 000 of load.mjs's contents), a limit the yardstick does not have; at the fastest
@@ -128,7 +205,8 @@ const CREATE_SLICE_SECONDS = 2.5;
  * drift then meets both sides instead of one. Create is cut finer (CREATE_SLICE_SECONDS).
  */
 export function slicesOf(scenario: ScenarioName, duration: number): number[] {
-  const count = Math.max(2, scenario === 'create' ? Math.ceil(duration / CREATE_SLICE_SECONDS) : 2);
+  const fine = scenario === 'create' || scenario === 'duplicate';
+  const count = Math.max(2, fine ? Math.ceil(duration / CREATE_SLICE_SECONDS) : 2);
   return Array.from({ length: count }, () => duration / count);
 }
 

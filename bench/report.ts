@@ -9,6 +9,7 @@ import {
 } from './fairness';
 import { type ScenarioResult, type Side } from './measure';
 import { type PlanCheck } from './plans';
+import { COPIED_SHAPE, type ProjectCopyResult } from './project-copy';
 import { LABELS, measured, ratio, reference, type RunResults, versusTree } from './results';
 import { type SqlProfile } from './sql-profile';
 import { FAIRNESS_P99_RATIO, verdicts } from './verdicts';
@@ -124,11 +125,19 @@ export function renderReport(results: RunResults, changes: string | undefined): 
             'sends `If-None-Match` with each read project’s ETag and counts only 304 as success; ' +
             '`compressed` sends `Accept-Encoding: gzip, deflate, br`, as a browser does, so that ' +
             'the service compresses every answer (brotli). The yardstick columns of both are the ' +
-            'yardstick’s plain tree.',
+            'yardstick’s plain tree. `move` and `duplicate` are the service’s own writes, run by ' +
+            'the bench’s driver (bench/edits.ts) slice by slice beside the yardstick’s `resize` ' +
+            'and `create`: in `move`, each connection moves its own content from one column of ' +
+            'a fresh write project to another and back, alternately to the end (one statement) ' +
+            'and to the top (`position: 0`: its place found first), so that half go each way; ' +
+            'in `duplicate`, each request copies a block of the seed’s shape (31 nodes) right ' +
+            'after itself, the blocks of six fresh projects in turn.',
         ]
       : ['No scenario against the yardstick ran (`--scenarios`).']),
     '',
     ...renderFairness(results.fairness),
+    '',
+    ...renderProjectCopy(results.projectCopy),
     '',
     ...renderSql(results),
     '',
@@ -252,6 +261,41 @@ function renderFairness(fairness: FairnessResult | undefined): string[] {
         : '') +
       `; ${int(g.errors)} errors, ${int(g.timeouts)} timeouts; latency of its 200 answers ` +
       `p50 ${g.p50} ms, p99 ${g.p99} ms.`,
+  ];
+}
+
+function renderProjectCopy(copy: ProjectCopyResult | undefined): string[] {
+  if (!copy) return [];
+  const sorted = [...copy.seconds].sort((a, b) => a - b);
+  return [
+    '## Copying a whole project (the service only)',
+    '',
+    `A project of ${COPIED_SHAPE.blocks} blocks × ${COPIED_SHAPE.rows} rows × ` +
+      `${COPIED_SHAPE.columns} columns × ${COPIED_SHAPE.contents} texts: ${int(copy.nodes)} ` +
+      `nodes, ${f(copy.bytes / 1024 / 1024, 2)} MiB as \`GET /projects/<id>\` (built through ` +
+      `the API in ${f(copy.buildSeconds)} s), copied ${copy.seconds.length} times one after ` +
+      'another with `POST /projects/<id>/duplicate`, each timed from request to answer.',
+    '',
+    table(
+      [
+        'Copies',
+        'Seconds each',
+        'Median s',
+        'Statuses',
+        'Peak RSS MiB (before)',
+        'CPU % server / db',
+      ],
+      [
+        [
+          String(copy.seconds.length),
+          copy.seconds.map((s) => f(s, 2)).join(', '),
+          f(sorted[Math.floor(sorted.length / 2)], 2),
+          copy.statuses.join(', '),
+          `${opt(copy.rssMB)} (${opt(copy.rssBeforeMB)})`,
+          `${opt(copy.cpuPct)} / ${opt(copy.dbCpuPct)}`,
+        ],
+      ],
+    ),
   ];
 }
 

@@ -4,6 +4,7 @@ import { type FairnessResult } from './fairness';
 import { type ServiceGrowth } from './growth';
 import { type ScenarioResult, type Side } from './measure';
 import { type PlanCheck } from './plans';
+import { type ProjectCopyResult } from './project-copy';
 import { type SqlCounts } from './sql-counts';
 
 /** Everything a run measured: rendered by report.ts, and saved as it is in the .json. */
@@ -27,6 +28,8 @@ export interface RunResults {
   main: ScenarioResult[];
   /** The `fairness` scenario (service only), when it ran. */
   fairness?: FairnessResult;
+  /** The `project-copy` scenario (service only), when it ran. */
+  projectCopy?: ProjectCopyResult;
   sql: SqlCounts[];
   growth: {
     steps: GrowthStep[];
@@ -72,5 +75,8 @@ export const LABELS: Record<ScenarioName, string> = {
   mixed: 'mixed: 80 % reads, 20 % writes',
   conditional: 'conditional: tree with If-None-Match (vs yardstick tree)',
   compressed: 'compressed: tree with Accept-Encoding (vs yardstick tree)',
+  move: 'move: a content to another column (vs yardstick resize)',
+  duplicate: 'duplicate: a block of 31 nodes (vs yardstick create)',
   fairness: 'fairness: another account’s small read beside 20 reads of 8 MiB',
+  'project-copy': 'project-copy: a project of about 20 000 nodes copied',
 };

@@ -33,6 +33,7 @@ import { type FairnessResult, measureFairness } from './fairness';
 import { growService } from './growth';
 import { type BenchContext, measureScenario, type ScenarioResult } from './measure';
 import { checkPlans } from './plans';
+import { measureProjectCopy, type ProjectCopyResult } from './project-copy';
 import { renderReport } from './report';
 import { type GrowthRun, type GrowthStep, type RunResults } from './results';
 import { type Servers, snapshotBuild, startService, startYardstick } from './servers';
@@ -123,9 +124,18 @@ async function main() {
 
   const mainRuns: ScenarioResult[] = [];
   let fairness: FairnessResult | undefined;
+  let projectCopy: ProjectCopyResult | undefined;
   for (const scenario of config.scenarios) {
     if (scenario === 'fairness') fairness = await measureFairness(ctx);
-    else mainRuns.push(await measureScenario(ctx, scenario));
+    else if (scenario === 'project-copy') {
+      log('project-copy: building a project of about 20 000 nodes, then copying it');
+      projectCopy = await measureProjectCopy(
+        ctx.servers.service,
+        serviceTargets.token,
+        ctx.dbpid,
+        log,
+      );
+    } else mainRuns.push(await measureScenario(ctx, scenario));
   }
 
   log('counting SQL round trips per request (a second instance of each server, via a proxy)');
@@ -158,6 +168,7 @@ async function main() {
     seed,
     main: mainRuns,
     fairness,
+    projectCopy,
     sql,
     growth,
     totalSeconds: since(startedAt),
