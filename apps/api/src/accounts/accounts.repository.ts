@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Prisma } from '../generated/prisma/client';
 import { PrismaService } from '../database/prisma.service';
 import { UsernameTakenError } from '../common/errors';
+import { type RevocationNotice } from './token-revocation';
 
 export interface AccountRecord {
   id: string;
@@ -12,6 +13,19 @@ export interface AccountRecord {
 export interface AccountCredentials extends AccountRecord {
   passwordHash: string;
 }
+
+/** A successful sign-in, as stored: its token and where it came from. */
+export interface SignIn {
+  accountId: string;
+  tokenHash: string;
+  issuedAt: Date;
+  expiresAt: Date;
+  /** See signInAddressDigest; undefined when the address is unknown. */
+  addressDigest: string | undefined;
+}
+
+// The addresses an account signed in from that are remembered: the newest few, for a while.
+const SIGN_IN_ADDRESSES_KEPT = 10;
 
 /** The accounts' statements, each within the database deadline (PrismaService.bounded). */
 @Injectable()
@@ -39,6 +53,7 @@ export class AccountsRepository {
     }
   }
 
+  /** A deleted account has no key any more: its name finds nothing. */
   findCredentials(usernameKey: string): Promise<AccountCredentials | null> {
     return this.prisma.bounded(
       this.prisma.account.findUnique({
@@ -48,31 +63,146 @@ export class AccountsRepository {
     );
   }
 
-  /** Stores a new token and drops the account's expired ones, so the table does not grow forever. */
-  async storeAccessToken(accountId: string, tokenHash: string, expiresAt: Date): Promise<void> {
+  async findPasswordHash(accountId: string): Promise<string | undefined> {
+    const account = await this.prisma.bounded(
+      this.prisma.account.findFirst({
+        where: { id: accountId, deletedAt: null },
+        select: { passwordHash: true },
+      }),
+    );
+    return account?.passwordHash;
+  }
+
+  /**
+   * Stores a new token and the address it was obtained from, in one transaction; drops the
+   * account's expired tokens and the addresses past the newest few, so that neither grows.
+   */
+  async storeSignIn(signIn: SignIn): Promise<void> {
+    const { accountId, tokenHash, issuedAt, expiresAt, addressDigest } = signIn;
+    const remember =
+      addressDigest === undefined
+        ? []
+        : [
+            this.prisma.signInAddress.upsert({
+              where: { accountId_addressDigest: { accountId, addressDigest } },
+              create: { accountId, addressDigest, lastSignedInAt: issuedAt },
+              update: { lastSignedInAt: issuedAt },
+            }),
+            this.prisma.$executeRaw`
+              DELETE FROM sign_in_addresses s
+              WHERE s.account_id = ${accountId}::uuid AND s.address_digest NOT IN (
+                SELECT k.address_digest FROM sign_in_addresses k
+                WHERE k.account_id = ${accountId}::uuid
+                ORDER BY k.last_signed_in_at DESC LIMIT ${SIGN_IN_ADDRESSES_KEPT})`,
+          ];
     await this.prisma.bounded(
       this.prisma.$transaction([
-        this.prisma.accessToken.deleteMany({
-          where: { accountId, expiresAt: { lte: new Date() } },
+        this.prisma.accessToken.deleteMany({ where: { accountId, expiresAt: { lte: issuedAt } } }),
+        this.prisma.accessToken.create({
+          data: { tokenHash, accountId, expiresAt, createdAt: issuedAt },
         }),
-        this.prisma.accessToken.create({ data: { tokenHash, accountId, expiresAt } }),
+        ...remember,
       ]),
     );
+  }
+
+  /** Whether the account signed in from this address (by its digest) since `since`. */
+  async isSignInAddress(accountId: string, addressDigest: string, since: Date): Promise<boolean> {
+    const found = await this.prisma.bounded(
+      this.prisma.signInAddress.findFirst({
+        where: { accountId, addressDigest, lastSignedInAt: { gt: since } },
+        select: { accountId: true },
+      }),
+    );
+    return found !== null;
   }
 
   async findByAccessToken(
     tokenHash: string,
     now: Date,
-  ): Promise<(AccountRecord & { tokenExpiresAt: Date }) | null> {
+  ): Promise<(AccountRecord & { tokenIssuedAt: Date; tokenExpiresAt: Date }) | null> {
     const token = await this.prisma.bounded(
       this.prisma.accessToken.findFirst({
-        where: { tokenHash, expiresAt: { gt: now } },
+        where: { tokenHash, expiresAt: { gt: now }, account: { deletedAt: null } },
         select: {
+          createdAt: true,
           expiresAt: true,
           account: { select: { id: true, username: true, createdAt: true } },
         },
       }),
     );
-    return token && { ...token.account, tokenExpiresAt: token.expiresAt };
+    return (
+      token && { ...token.account, tokenIssuedAt: token.createdAt, tokenExpiresAt: token.expiresAt }
+    );
+  }
+
+  /** Deletes one token, and tells every instance in the same transaction. */
+  async revokeToken(tokenHash: string, notice: RevocationNotice): Promise<void> {
+    await this.prisma.bounded(
+      this.prisma.$transaction([
+        this.prisma.accessToken.deleteMany({ where: { tokenHash } }),
+        this.notify(notice),
+      ]),
+    );
+  }
+
+  /** Deletes every token of the account, and tells every instance in the same transaction. */
+  async revokeTokens(accountId: string, notice: RevocationNotice): Promise<void> {
+    await this.prisma.bounded(
+      this.prisma.$transaction([
+        this.prisma.accessToken.deleteMany({ where: { accountId } }),
+        this.notify(notice),
+      ]),
+    );
+  }
+
+  /**
+   * Stores the new password hash and deletes every token of the account but `keptTokenHash`,
+   * telling every instance, in one transaction. False when the account is gone meanwhile.
+   */
+  async changePassword(
+    accountId: string,
+    passwordHash: string,
+    keptTokenHash: string,
+    notice: RevocationNotice,
+  ): Promise<boolean> {
+    const [changed] = await this.prisma.bounded(
+      this.prisma.$transaction([
+        this.prisma.account.updateMany({
+          where: { id: accountId, deletedAt: null },
+          data: { passwordHash },
+        }),
+        this.prisma.accessToken.deleteMany({
+          where: { accountId, tokenHash: { not: keptTokenHash } },
+        }),
+        this.notify(notice),
+      ]),
+    );
+    return changed.count === 1;
+  }
+
+  /**
+   * Turns the account into a tombstone (see AccountPurge): no name (the name is free at once),
+   * no password, no tokens, no remembered addresses; its projects wait for the purge. Tells
+   * every instance in the same transaction. False when it was deleted already.
+   */
+  async markDeleted(accountId: string, notice: RevocationNotice): Promise<boolean> {
+    const [marked] = await this.prisma.bounded(
+      this.prisma.$transaction([
+        this.prisma.account.updateMany({
+          where: { id: accountId, deletedAt: null },
+          data: { deletedAt: new Date(), usernameKey: null, username: '', passwordHash: '' },
+        }),
+        this.prisma.accessToken.deleteMany({ where: { accountId } }),
+        this.prisma.signInAddress.deleteMany({ where: { accountId } }),
+        this.notify(notice),
+      ]),
+    );
+    return marked.count === 1;
+  }
+
+  /** Delivered to every listening session when, and only if, the transaction commits. */
+  private notify(notice: RevocationNotice) {
+    return this.prisma.$executeRaw`SELECT pg_notify(${notice.channel}, ${notice.payload})`;
   }
 }
