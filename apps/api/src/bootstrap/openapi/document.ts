@@ -4,12 +4,16 @@ import {
   type OpenAPIObject,
   type OperationObject,
   type ParameterObject,
-  type PathItemObject,
   type HeaderObject,
   type ReferenceObject,
   SwaggerModule,
 } from '@nestjs/swagger';
 import { ensurePluginMetadata } from './plugin-metadata';
+import {
+  CACHE_CONTROL_EXTENSION,
+  NO_STORE,
+  PRIVATE_REVALIDATED,
+} from '../../common/http/cache-control';
 import { examplePath } from '../../common/openapi/examples';
 import { INSTANCE_PLACEHOLDER, PROBLEM_CONTENT_TYPE } from '../../common/openapi/problems';
 import { isUnlimitedRoute } from '../../common/throttling/rate-limit-budget';
@@ -88,10 +92,6 @@ const PATH_PARAMETER_DESCRIPTIONS: Readonly<Record<string, string>> = {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-function operationsOf(item: PathItemObject): OperationObject[] {
-  return METHODS.map((method) => item[method]).filter((operation) => operation !== undefined);
-}
-
 function isReference(value: object): value is ReferenceObject {
   return '$ref' in value;
 }
@@ -166,13 +166,49 @@ function commonHeaders(path: string): Record<string, HeaderObject> {
   };
 }
 
+const CACHE_CONTROL: Readonly<Record<string, HeaderObject>> = {
+  [NO_STORE]: {
+    description:
+      'No cache may keep this answer: it carries a token or tells whether a password was right ' +
+      '(RFC 6749 §5.1, RFC 9111).',
+    required: true,
+    schema: { type: 'string', enum: [NO_STORE] },
+  },
+  [PRIVATE_REVALIDATED]: {
+    description:
+      "An account's own document: a browser may keep it, and revalidates it with its `ETag` " +
+      '(`If-None-Match`) before each use; no shared cache serves it.',
+    required: true,
+    schema: { type: 'string', enum: [PRIVATE_REVALIDATED] },
+  },
+};
+
+/**
+ * `Cache-Control` of a response (see bootstrap/cache-control.ts): what the operation names for
+ * all its answers (`@NoStore()`), else `private, no-cache` on a read's 200 and 304 under a token.
+ */
+function cacheControl(
+  operation: OperationObject,
+  method: string,
+  status: string,
+): HeaderObject | undefined {
+  const named = (operation as unknown as Record<string, unknown>)[CACHE_CONTROL_EXTENSION];
+  if (typeof named === 'string') return CACHE_CONTROL[named];
+  const protectedRead = method === 'get' && (operation.security?.length ?? 0) > 0;
+  return protectedRead && (status === '200' || status === '304')
+    ? CACHE_CONTROL[PRIVATE_REVALIDATED]
+    : undefined;
+}
+
 /**
  * What the decorators cannot know: the paths (parameters, `instance`, `Location` examples), and
  * the headers of every response.
  */
 function completeOperations(document: OpenAPIObject): void {
   for (const [path, item] of Object.entries(document.paths)) {
-    for (const operation of operationsOf(item)) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (operation === undefined) continue;
       const others = (operation.parameters ?? []).filter(
         (parameter) => isReference(parameter) || parameter.in !== 'path',
       );
@@ -188,13 +224,20 @@ function completeOperations(document: OpenAPIObject): void {
           const value = example.value as { instance?: string };
           if (value.instance === INSTANCE_PLACEHOLDER) value.instance = examplePath(path);
         }
-        response.headers = { ...response.headers, ...commonHeaders(path) };
+        const caching = cacheControl(operation, method, status);
+        response.headers = {
+          ...response.headers,
+          ...commonHeaders(path),
+          ...(caching ? { 'Cache-Control': caching } : {}),
+        };
         const location = response.headers.Location;
         const created = createdResourcePath(document, path);
         if (status === '201' && location && !isReference(location) && created) {
           location.example = examplePath(created);
         }
       }
+      // Said by the responses' headers now; an extension would be noise to other tools.
+      delete (operation as unknown as Record<string, unknown>)[CACHE_CONTROL_EXTENSION];
     }
   }
 }
