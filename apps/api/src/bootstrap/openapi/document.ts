@@ -25,8 +25,13 @@ export const DOCUMENT_PATH = 'docs/openapi.json';
 const DESCRIPTION = `Stores the layout of proposal pages: **project › block › row › column › content**.
 
 **Authorisation.** Every operation except sign-up, the token and health needs
-\`Authorization: Bearer <token>\`. In this explorer: run \`POST /accounts/auth/token\` with
-"Try it out", copy \`token\` from the answer, press **Authorize** and paste it.
+\`Authorization: Bearer <token>\`. In this explorer: run \`POST /accounts\` with "Try it out"
+as it stands (it signs up the example user), then \`POST /accounts/auth/token\` as it stands
+(the same user), copy \`token\` from the answer, press **Authorize** and paste it. A token stops
+working when it expires, on sign-out, on a password change (all but the one that made it) and
+when the account is deleted: from the next request on, on every instance. Answers that carry a
+token or a password's outcome say \`Cache-Control: no-store\`; reads under a token say
+\`private, no-cache\` (revalidate with the \`ETag\`).
 
 **Writes.** A create answers 201 with the new resource and its path in \`Location\`. An update
 (\`PUT\`) changes only the members it carries. A delete answers 204 and removes the whole subtree.
@@ -44,7 +49,9 @@ account, 256 KiB of \`data\` per content, 8 MiB per project's whole answer.
 **Errors** are RFC 9457 \`application/problem+json\` bodies (schema \`ProblemDetailsResponse\`)
 whose \`type\` names the kind of problem: \`/problems/validation\` (400, with \`errors\`),
 \`/problems/malformed-json\` (400), \`/problems/unauthorized\` (401),
-\`/problems/invalid-credentials\` (401), \`/problems/not-found\` (404, also for any unknown route),
+\`/problems/invalid-credentials\` (401), \`/problems/wrong-password\` (403: a password change's
+current password), \`/problems/recent-sign-in-required\` (403: deleting the account needs a token
+of the last 5 minutes), \`/problems/not-found\` (404, also for any unknown route),
 \`/problems/row-width-exceeded\` (409, with \`availableSize\`), \`/problems/limit-exceeded\` (409,
 with \`limit\`), \`/problems/username-taken\` (409), \`/problems/precondition-failed\` (412),
 \`/problems/payload-too-large\` (413), \`/problems/unsupported-media-type\` (415),
