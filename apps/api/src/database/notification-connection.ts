@@ -2,10 +2,16 @@ import { type Socket } from 'node:net';
 import { Client } from 'pg';
 import { type DatabaseConfig } from '../config/app-config';
 
+/**
+ * The `application_name` of every instance's notification connection: counting the sessions
+ * of that name on the database counts the instances that listen (or are about to).
+ */
+export const NOTIFICATION_SESSION_NAME = 'layout-service notifications';
+
 /** What DatabaseNotifications needs of its connection (see openNotificationConnection). */
 export interface NotificationConnection {
   /** Runs one statement; rejects when it fails, the connection fails or the deadline passes. */
-  query(sql: string): Promise<void>;
+  query(sql: string, values?: readonly unknown[]): Promise<void>;
   /** Receives every notification the connection delivers. */
   onNotification(handler: (channel: string, payload: string) => void): void;
   /** Called once when the connection ends, however it ends. */
@@ -32,7 +38,7 @@ export async function openNotificationConnection(
     connectionTimeoutMillis: config.timeoutMs,
     query_timeout: config.timeoutMs,
     keepAlive: true,
-    application_name: 'layout-service notifications',
+    application_name: NOTIFICATION_SESSION_NAME,
   });
   let closed = false;
   let onClose: ((error?: Error) => void) | undefined;
@@ -51,8 +57,8 @@ export async function openNotificationConnection(
     throw error;
   }
   return {
-    query: async (sql) => {
-      await client.query(sql);
+    query: async (sql, values) => {
+      await client.query(sql, values === undefined ? undefined : [...values]);
     },
     onNotification: (handler) =>
       client.on('notification', (message) => handler(message.channel, message.payload ?? '')),

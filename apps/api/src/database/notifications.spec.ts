@@ -13,6 +13,7 @@ const TIMING: NotificationTiming = {
 /** A connection that records its statements and is told from outside when to fail. */
 class FakeConnection implements NotificationConnection {
   readonly statements: string[] = [];
+  readonly values: Array<readonly unknown[] | undefined> = [];
   closed = false;
   /** Set: the next statement fails with it. */
   failNext: Error | undefined;
@@ -21,8 +22,9 @@ class FakeConnection implements NotificationConnection {
   private notify: ((channel: string, payload: string) => void) | undefined;
   private ended: ((error?: Error) => void) | undefined;
 
-  query(sql: string): Promise<void> {
+  query(sql: string, values?: readonly unknown[]): Promise<void> {
     this.statements.push(sql);
+    this.values.push(values);
     if (this.silent) return new Promise<void>(() => undefined);
     const failure = this.failNext;
     this.failNext = undefined;
@@ -263,6 +265,22 @@ describe('DatabaseNotifications', () => {
     opened[0].breakOff();
     await jest.advanceTimersByTimeAsync(10 * TIMING.maxRetryMs);
     expect(state.attempts).toBe(1);
+  });
+
+  it('sends a notification at once on its own connection, and says when it cannot', async () => {
+    const { open, state, last } = connections();
+    notifications = new DatabaseNotifications(open, TIMING);
+    state.refusing = true;
+    await notifications.onApplicationBootstrap();
+    await expect(notifications.send('heard', 'n1')).resolves.toBe(false);
+    state.refusing = false;
+    await jest.advanceTimersByTimeAsync(TIMING.firstRetryMs);
+    await expect(notifications.send('heard', 'n2')).resolves.toBe(true);
+    expect(last().statements).toEqual(['SELECT pg_notify($1, $2)']);
+    expect(last().values).toEqual([['heard', 'n2']]);
+    last().failNext = new Error('Connection terminated');
+    await expect(notifications.send('heard', 'n3')).resolves.toBe(false);
+    expect(last().closed).toBe(true);
   });
 
   it('refuses a channel name that LISTEN would fold or that needs quoting', () => {

@@ -45,7 +45,9 @@ const CHANNEL = /^[a-z][a-z0-9_]{0,62}$/;
  *
  * To send, run `SELECT pg_notify(<channel>, <payload>)` inside the transaction that makes the
  * change: PostgreSQL delivers it when, and only if, that transaction commits, in commit order,
- * to every session listening at that moment. A session that is not listening (this one while
+ * to every session listening at that moment (`send` sends one at once, outside a transaction).
+ * Every instance's connection bears the name NOTIFICATION_SESSION_NAME, so that counting those
+ * sessions counts the instances that can hear. A session that is not listening (this one while
  * it reconnects) never receives it: subscribers learn when listening (re)starts, and can ask
  * `isListening` at any time, so that none of them trusts what it may have missed.
  *
@@ -107,6 +109,18 @@ export class DatabaseNotifications implements OnApplicationBootstrap, OnModuleDe
   /** Whether notifications on the channel reach this instance right now. */
   isListening(channel: string): boolean {
     return this.listened.has(channel);
+  }
+
+  /**
+   * Sends a notification at once, outside any transaction, on this instance's own connection
+   * (for what is not a change: an answer to another notification). False when it could not be
+   * sent (no connection right now, or the connection failed).
+   */
+  send(channel: string, payload: string): Promise<boolean> {
+    if (!CHANNEL.test(channel)) throw new Error(`Not a channel name: ${JSON.stringify(channel)}`);
+    const connection = this.connection;
+    if (!connection) return Promise.resolve(false);
+    return this.run(connection, 'SELECT pg_notify($1, $2)', [channel, payload]);
   }
 
   /** Waits for the first connection (or its failure: it then keeps trying in the background). */
@@ -187,9 +201,13 @@ export class DatabaseNotifications implements OnApplicationBootstrap, OnModuleDe
   }
 
   /** Runs a statement on the connection; a failure drops the connection (and answers false). */
-  private async run(connection: NotificationConnection, sql: string): Promise<boolean> {
+  private async run(
+    connection: NotificationConnection,
+    sql: string,
+    values?: readonly unknown[],
+  ): Promise<boolean> {
     try {
-      await connection.query(sql);
+      await connection.query(sql, values);
       return connection === this.connection;
     } catch (error) {
       this.drop(connection, error);
