@@ -6,6 +6,7 @@ import {
   type RevocationNotice,
   type Revoked,
   TOKEN_REVOCATIONS_CHANNEL,
+  TOKEN_REVOCATIONS_HEARD_CHANNEL,
 } from './token-revocation';
 
 // Spares a database round trip on nearly every request of a busy editor. A revocation reaches
@@ -19,18 +20,28 @@ interface Entry {
   readonly until: number;
 }
 
-/** Waits for this instance to hear a revocation it sent (see AccessTokenCache.expect). */
+/** Waits for the instances to say they dropped what a revocation named (see `expect`). */
 export interface RevocationArrival {
-  /** Resolves when it is heard, after `timeoutMs`, or at once when nothing is listening. */
-  wait(timeoutMs: number): Promise<void>;
+  /**
+   * Resolves once `instances` instances (this one included) have said so, after `timeoutMs`
+   * at the latest, or at once when this instance does not hear them.
+   */
+  wait(instances: number, timeoutMs: number): Promise<void>;
   cancel(): void;
+}
+
+interface Waiter {
+  heard: number;
+  wanted: number;
+  done: () => void;
 }
 
 /**
  * Recently verified bearer tokens (by their SHA-256), so that a burst of requests with one token
  * costs one lookup. An entry never outlives the token itself, and no instance serves one that
  * was revoked: every revocation is a notification on TOKEN_REVOCATIONS_CHANNEL, sent by the
- * revoking transaction, which drops the entries it names on every instance.
+ * revoking transaction, which makes every instance drop the entries it names and then say so
+ * on TOKEN_REVOCATIONS_HEARD_CHANNEL, so that the revoking request can wait for all of them.
  *
  * Entries are served only while this instance listens: a revocation sent while it does not is
  * never delivered, so the cache empties itself whenever listening (re)starts, and a lookup that
@@ -41,20 +52,25 @@ export class AccessTokenCache implements OnModuleInit, OnModuleDestroy {
   private readonly entries = new Map<string, Entry>();
   /** Moves on at every revocation heard and every restart of listening. */
   private generation = 0;
-  private readonly arrivals = new Map<string, () => void>();
-  private unsubscribe: Unsubscribe | undefined;
+  private readonly waiters = new Map<string, Waiter>();
+  private readonly unsubscribe: Unsubscribe[] = [];
 
   constructor(private readonly notifications: DatabaseNotifications) {}
 
   onModuleInit(): void {
-    this.unsubscribe = this.notifications.subscribe(TOKEN_REVOCATIONS_CHANNEL, {
-      message: (payload) => this.heard(payload),
-      listening: () => this.restart(),
-    });
+    this.unsubscribe.push(
+      this.notifications.subscribe(TOKEN_REVOCATIONS_CHANNEL, {
+        message: (payload) => this.revoked(payload),
+        listening: () => this.restart(),
+      }),
+      this.notifications.subscribe(TOKEN_REVOCATIONS_HEARD_CHANNEL, {
+        message: (nonce) => this.heardBy(nonce),
+      }),
+    );
   }
 
   onModuleDestroy(): void {
-    this.unsubscribe?.();
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
   }
 
   get(tokenHash: string): SignedInAccount | undefined {
@@ -97,20 +113,20 @@ export class AccessTokenCache implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Before sending `notice`: lets the sender wait until this instance has heard it back, which
-   * PostgreSQL does for every listening instance at once, when the revoking transaction commits.
+   * Before sending `notice`: lets the sender wait until the instances have dropped what it
+   * names. Called before the revoking transaction, since the answers may come back before its
+   * own commit is acknowledged.
    */
   expect(notice: RevocationNotice): RevocationArrival {
-    let heard = false;
-    let resolveArrival: () => void = () => undefined;
-    const arrived = new Promise<void>((resolve) => (resolveArrival = resolve));
-    this.arrivals.set(notice.nonce, () => {
-      heard = true;
-      resolveArrival();
-    });
+    let done: () => void = () => undefined;
+    const arrived = new Promise<void>((resolve) => (done = resolve));
+    const waiter: Waiter = { heard: 0, wanted: Infinity, done };
+    this.waiters.set(notice.nonce, waiter);
     return {
-      wait: async (timeoutMs) => {
-        if (heard || !this.listening()) return;
+      wait: async (instances, timeoutMs) => {
+        if (!this.hearing()) return;
+        waiter.wanted = instances;
+        if (waiter.heard >= waiter.wanted) return;
         let timer: NodeJS.Timeout | undefined;
         const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
         try {
@@ -120,12 +136,12 @@ export class AccessTokenCache implements OnModuleInit, OnModuleDestroy {
         }
       },
       cancel: () => {
-        this.arrivals.delete(notice.nonce);
+        this.waiters.delete(notice.nonce);
       },
     };
   }
 
-  private heard(payload: string): void {
+  private revoked(payload: string): void {
     const notice = readRevocation(payload);
     // Unreadable (a newer version's notice?): whatever it revoked must not be served.
     if (!notice) {
@@ -133,7 +149,14 @@ export class AccessTokenCache implements OnModuleInit, OnModuleDestroy {
       return;
     }
     this.forget(notice.revoked);
-    this.arrivals.get(notice.nonce)?.();
+    void this.notifications.send(TOKEN_REVOCATIONS_HEARD_CHANNEL, notice.nonce);
+  }
+
+  private heardBy(nonce: string): void {
+    const waiter = this.waiters.get(nonce);
+    if (!waiter) return;
+    waiter.heard += 1;
+    if (waiter.heard >= waiter.wanted) waiter.done();
   }
 
   private restart(): void {
@@ -143,5 +166,9 @@ export class AccessTokenCache implements OnModuleInit, OnModuleDestroy {
 
   private listening(): boolean {
     return this.notifications.isListening(TOKEN_REVOCATIONS_CHANNEL);
+  }
+
+  private hearing(): boolean {
+    return this.listening() && this.notifications.isListening(TOKEN_REVOCATIONS_HEARD_CHANNEL);
   }
 }

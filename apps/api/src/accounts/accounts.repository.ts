@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Prisma } from '../generated/prisma/client';
 import { PrismaService } from '../database/prisma.service';
 import { UsernameTakenError } from '../common/errors';
+import { NOTIFICATION_SESSION_NAME } from '../database/notification-connection';
 import { type RevocationNotice } from './token-revocation';
 
 export interface AccountRecord {
@@ -22,6 +23,15 @@ export interface SignIn {
   expiresAt: Date;
   /** See signInAddressDigest; undefined when the address is unknown. */
   addressDigest: string | undefined;
+}
+
+/**
+ * What a revoking transaction did: whether it changed anything, and how many instances had a
+ * notification connection when it did (the ones whose answer its notice is worth waiting for).
+ */
+export interface Revocation {
+  applied: boolean;
+  instances: number;
 }
 
 // The addresses an account signed in from that are remembered: the newest few, for a while.
@@ -137,36 +147,38 @@ export class AccountsRepository {
   }
 
   /** Deletes one token, and tells every instance in the same transaction. */
-  async revokeToken(tokenHash: string, notice: RevocationNotice): Promise<void> {
-    await this.prisma.bounded(
+  async revokeToken(tokenHash: string, notice: RevocationNotice): Promise<Revocation> {
+    const [, ...told] = await this.prisma.bounded(
       this.prisma.$transaction([
         this.prisma.accessToken.deleteMany({ where: { tokenHash } }),
-        this.notify(notice),
+        ...this.tell(notice),
       ]),
     );
+    return { applied: true, instances: instancesOf(told) };
   }
 
   /** Deletes every token of the account, and tells every instance in the same transaction. */
-  async revokeTokens(accountId: string, notice: RevocationNotice): Promise<void> {
-    await this.prisma.bounded(
+  async revokeTokens(accountId: string, notice: RevocationNotice): Promise<Revocation> {
+    const [, ...told] = await this.prisma.bounded(
       this.prisma.$transaction([
         this.prisma.accessToken.deleteMany({ where: { accountId } }),
-        this.notify(notice),
+        ...this.tell(notice),
       ]),
     );
+    return { applied: true, instances: instancesOf(told) };
   }
 
   /**
    * Stores the new password hash and deletes every token of the account but `keptTokenHash`,
-   * telling every instance, in one transaction. False when the account is gone meanwhile.
+   * telling every instance, in one transaction. Not applied when the account is gone meanwhile.
    */
   async changePassword(
     accountId: string,
     passwordHash: string,
     keptTokenHash: string,
     notice: RevocationNotice,
-  ): Promise<boolean> {
-    const [changed] = await this.prisma.bounded(
+  ): Promise<Revocation> {
+    const [changed, , ...told] = await this.prisma.bounded(
       this.prisma.$transaction([
         this.prisma.account.updateMany({
           where: { id: accountId, deletedAt: null },
@@ -175,19 +187,19 @@ export class AccountsRepository {
         this.prisma.accessToken.deleteMany({
           where: { accountId, tokenHash: { not: keptTokenHash } },
         }),
-        this.notify(notice),
+        ...this.tell(notice),
       ]),
     );
-    return changed.count === 1;
+    return { applied: changed.count === 1, instances: instancesOf(told) };
   }
 
   /**
    * Turns the account into a tombstone (see AccountPurge): no name (the name is free at once),
    * no password, no tokens, no remembered addresses; its projects wait for the purge. Tells
-   * every instance in the same transaction. False when it was deleted already.
+   * every instance in the same transaction. Not applied when it was deleted already.
    */
-  async markDeleted(accountId: string, notice: RevocationNotice): Promise<boolean> {
-    const [marked] = await this.prisma.bounded(
+  async markDeleted(accountId: string, notice: RevocationNotice): Promise<Revocation> {
+    const [marked, , , ...told] = await this.prisma.bounded(
       this.prisma.$transaction([
         this.prisma.account.updateMany({
           where: { id: accountId, deletedAt: null },
@@ -195,14 +207,27 @@ export class AccountsRepository {
         }),
         this.prisma.accessToken.deleteMany({ where: { accountId } }),
         this.prisma.signInAddress.deleteMany({ where: { accountId } }),
-        this.notify(notice),
+        ...this.tell(notice),
       ]),
     );
-    return marked.count === 1;
+    return { applied: marked.count === 1, instances: instancesOf(told) };
   }
 
-  /** Delivered to every listening session when, and only if, the transaction commits. */
-  private notify(notice: RevocationNotice) {
-    return this.prisma.$executeRaw`SELECT pg_notify(${notice.channel}, ${notice.payload})`;
+  /**
+   * The notice, delivered to every listening session when, and only if, the transaction
+   * commits; and the number of instances' notification sessions at that moment.
+   */
+  private tell(notice: RevocationNotice) {
+    return [
+      this.prisma.$queryRaw<Array<{ instances: number }>>`
+        SELECT count(*)::int AS instances FROM pg_stat_activity
+        WHERE application_name = ${NOTIFICATION_SESSION_NAME} AND datname = current_database()`,
+      this.prisma.$executeRaw`SELECT pg_notify(${notice.channel}, ${notice.payload})`,
+    ] as const;
   }
+}
+
+function instancesOf(told: readonly unknown[]): number {
+  const [counted] = told as [Array<{ instances: number }>];
+  return counted[0]?.instances ?? 0;
 }

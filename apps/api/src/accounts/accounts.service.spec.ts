@@ -21,7 +21,12 @@ import { type LoginAttempt, LoginAttemptLimiter } from './login-attempt-limiter'
 import { PasswordHasher } from './password-hasher';
 import { signInAddressDigest } from './sign-in-address';
 import { type SignedInAccount } from './signed-in-account';
-import { readRevocation, type RevocationNotice } from './token-revocation';
+import {
+  readRevocation,
+  type RevocationNotice,
+  TOKEN_REVOCATIONS_CHANNEL,
+  TOKEN_REVOCATIONS_HEARD_CHANNEL,
+} from './token-revocation';
 
 const PASSWORD = 'correct horse battery staple';
 const NOW = Date.parse('2025-03-01T12:00:00Z');
@@ -48,19 +53,26 @@ function repositoryMock() {
   };
 }
 
-/** The instance's LISTEN connection, as the token cache sees it: listening, and what it hears. */
+/**
+ * The instance's LISTEN connection, as the token cache sees it: listening, and what it hears,
+ * including what it sends itself (as PostgreSQL delivers a session's own notifications).
+ */
 function notificationsStub() {
-  const listeners: NotificationListener[] = [];
+  const listeners = new Map<string, NotificationListener[]>();
   const stub = {
     listening: true,
-    subscribe: (_channel: string, listener: NotificationListener) => {
-      listeners.push(listener);
+    subscribe: (channel: string, listener: NotificationListener) => {
+      listeners.set(channel, [...(listeners.get(channel) ?? []), listener]);
       return () => undefined;
     },
     isListening: () => stub.listening,
-    /** PostgreSQL delivering a notice when the revoking transaction commits. */
-    deliver: (notice: RevocationNotice) => {
-      for (const listener of listeners) listener.message(notice.payload);
+    send: (channel: string, payload: string) => {
+      stub.deliver(channel, payload);
+      return Promise.resolve(true);
+    },
+    /** PostgreSQL delivering a notification (a revocation's, when its transaction commits). */
+    deliver: (channel: string, payload: string) => {
+      for (const listener of listeners.get(channel) ?? []) listener.message(payload);
     },
   };
   return stub;
@@ -111,21 +123,16 @@ describe('AccountsService', () => {
     cache = new AccessTokenCache(notifications as unknown as DatabaseNotifications);
     cache.onModuleInit();
     purge = { wake: jest.fn<AccountPurge['wake']>() };
-    // Each revoking transaction commits, and PostgreSQL delivers its notice.
+    // Each revoking transaction commits with this instance alone listening, and PostgreSQL
+    // delivers its notice.
     const commits = (notice: RevocationNotice) => {
-      notifications.deliver(notice);
-      return Promise.resolve();
+      notifications.deliver(notice.channel, notice.payload);
+      return Promise.resolve({ applied: true, instances: 1 });
     };
     repository.revokeToken.mockImplementation((_hash, notice) => commits(notice));
     repository.revokeTokens.mockImplementation((_id, notice) => commits(notice));
-    repository.changePassword.mockImplementation(async (_id, _hash, _kept, notice) => {
-      await commits(notice);
-      return true;
-    });
-    repository.markDeleted.mockImplementation(async (_id, notice) => {
-      await commits(notice);
-      return true;
-    });
+    repository.changePassword.mockImplementation((_id, _hash, _kept, notice) => commits(notice));
+    repository.markDeleted.mockImplementation((_id, notice) => commits(notice));
   });
 
   afterEach(() => jest.restoreAllMocks());
@@ -397,7 +404,7 @@ describe('AccountsService', () => {
       const service = serviceWith();
       const lookup = service.authenticate('the-token');
       // Revoked on another instance while the row was on its way.
-      notifications.deliver({ channel: 'c', payload: `token ${TOKEN_HASH} n1`, nonce: 'n1' });
+      notifications.deliver(TOKEN_REVOCATIONS_CHANNEL, `token ${TOKEN_HASH} n1`);
       answer(found());
       await lookup;
       repository.findByAccessToken.mockResolvedValue(null);
@@ -445,22 +452,51 @@ describe('AccountsService', () => {
       expect(cache.get(TOKEN_HASH)).toBeUndefined();
     });
 
-    it('answers once the notice came back, within the deadline when it does not', async () => {
-      jest.useFakeTimers();
-      try {
-        repository.revokeTokens.mockResolvedValue(undefined); // committed, never delivered
-        let done = false;
-        const signingOut = serviceWith()
+    describe('waiting for the other instances', () => {
+      let notice: RevocationNotice | undefined;
+      let done: boolean;
+
+      beforeEach(() => {
+        jest.useFakeTimers();
+        notice = undefined;
+        done = false;
+        // Two instances had a notification connection when it committed: this one and another.
+        repository.revokeTokens.mockImplementation((_id, sent) => {
+          notice = sent;
+          notifications.deliver(sent.channel, sent.payload);
+          return Promise.resolve({ applied: true, instances: 2 });
+        });
+      });
+      afterEach(() => jest.useRealTimers());
+
+      const signOut = () =>
+        serviceWith()
           .signOutEverywhere(caller())
           .then(() => (done = true));
+
+      it('answers once every instance said it dropped the tokens', async () => {
+        const signingOut = signOut();
+        await jest.advanceTimersByTimeAsync(100);
+        expect(done).toBe(false);
+        notifications.deliver(TOKEN_REVOCATIONS_HEARD_CHANNEL, notice?.nonce ?? '');
+        await signingOut;
+        expect(done).toBe(true);
+      });
+
+      it('answers within the deadline when one never says it', async () => {
+        const signingOut = signOut();
         await jest.advanceTimersByTimeAsync(configWith().database.timeoutMs - 1);
         expect(done).toBe(false);
         await jest.advanceTimersByTimeAsync(1);
         await signingOut;
         expect(done).toBe(true);
-      } finally {
-        jest.useRealTimers();
-      }
+      });
+
+      it('does not wait when this instance cannot hear the answers', async () => {
+        notifications.listening = false;
+        await signOut();
+        expect(done).toBe(true);
+      });
     });
 
     it('changes the password: checks the current one, stores a new hash, keeps the token in use', async () => {

@@ -14,6 +14,7 @@ import {
   type AccountCredentials,
   type AccountRecord,
   AccountsRepository,
+  type Revocation,
 } from './accounts.repository';
 import { type LoginAttempt, LoginAttemptLimiter } from './login-attempt-limiter';
 import { PasswordHasher } from './password-hasher';
@@ -158,7 +159,7 @@ export class AccountsService {
     const changed = await this.revoke({ accountId: caller.id }, (notice) =>
       this.accounts.changePassword(caller.id, passwordHash, caller.token.hash, notice),
     );
-    if (!changed) throw tokenGone();
+    if (!changed.applied) throw tokenGone();
   }
 
   /**
@@ -175,27 +176,27 @@ export class AccountsService {
     const marked = await this.revoke({ accountId: caller.id }, (notice) =>
       this.accounts.markDeleted(caller.id, notice),
     );
-    if (!marked) throw tokenGone();
+    if (!marked.applied) throw tokenGone();
     this.purge.wake();
   }
 
   /**
    * Runs `write`, which sends `notice` in its transaction, then waits (within the database
-   * deadline) until this instance has heard the notice back: PostgreSQL hands it to every
-   * listening instance at that same moment, so by the time the caller hears of the revocation,
-   * no instance still serves the revoked tokens from its cache.
+   * deadline) until every instance that could hear it has said it dropped what it names: by
+   * the time the caller hears of the revocation, no instance serves the revoked tokens from
+   * its cache any more.
    */
-  private async revoke<T>(
+  private async revoke(
     revoked: Revoked,
-    write: (notice: RevocationNotice) => Promise<T>,
-  ): Promise<T> {
+    write: (notice: RevocationNotice) => Promise<Revocation>,
+  ): Promise<Revocation> {
     const notice = revocationNotice(revoked);
     const arrival = this.tokenCache.expect(notice);
     try {
-      const result = await write(notice);
+      const revocation = await write(notice);
       this.tokenCache.forget(revoked);
-      await arrival.wait(this.config.database.timeoutMs);
-      return result;
+      await arrival.wait(revocation.instances, this.config.database.timeoutMs);
+      return revocation;
     } finally {
       arrival.cancel();
     }

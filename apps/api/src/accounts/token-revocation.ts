@@ -2,6 +2,11 @@ import { randomUUID } from 'node:crypto';
 
 /** The channel on which every instance hears of the tokens that stopped working. */
 export const TOKEN_REVOCATIONS_CHANNEL = 'access_token_revocations';
+/**
+ * The channel on which every instance says it has dropped what a revocation named (the
+ * payload: its nonce), so that the revoking instance knows when none serves it any more.
+ */
+export const TOKEN_REVOCATIONS_HEARD_CHANNEL = 'access_token_revocations_heard';
 
 /** What stopped working: one token (by its SHA-256), or every token of an account. */
 export type Revoked = { readonly tokenHash: string } | { readonly accountId: string };
