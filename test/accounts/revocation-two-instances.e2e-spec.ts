@@ -1,142 +1,140 @@
-import { randomBytes } from 'node:crypto';
-import { type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Client } from 'pg';
 import { hashAccessToken } from '../../apps/api/src/accounts/access-token';
-import { AccessTokenCache } from '../../apps/api/src/accounts/access-token-cache';
-import { TOKEN_REVOCATIONS_CHANNEL } from '../../apps/api/src/accounts/token-revocation';
-import { DatabaseNotifications } from '../../apps/api/src/database/notifications';
-import { Api, startTestApp } from '../support/test-app';
+import { query, testDatabaseUrl } from '../resilience/support/databases';
+import { JsonClient } from '../resilience/support/http';
+import {
+  type ServiceProcess,
+  startService,
+  stopAllServices,
+} from '../resilience/support/service-process';
 
-const password = 'a long enough password';
+const password = 'correct horse battery staple';
 
 /** Polls `condition` until it holds, within `withinMs` (no fixed sleep: it stops as soon as it does). */
-async function eventually(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-  withinMs = 20_000,
-) {
+async function eventually(condition: () => Promise<boolean>, what: string, withinMs = 30_000) {
   const deadline = Date.now() + withinMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`not within ${withinMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
 /**
- * Two instances of the service on one database, each with its token cache on (as always): a
- * token that stops working through instance A answers 401 on instance B on the very next
- * request, although B had it in its cache. What B learns, it learns from PostgreSQL's NOTIFY.
+ * Two instances of the built service, each in a process of its own, on one database, each with
+ * its token cache on (as always): a token that stops working through instance A answers 401 on
+ * instance B at the very next request, although B had verified it a moment before and keeps it
+ * in its cache. B learns of it only from PostgreSQL's NOTIFY. (Processes, not two applications
+ * in the test's process: Passport keeps one strategy per name for the whole process, so two
+ * in-process applications would both check tokens through the one created last.)
  */
 describe('a revoked token on two instances', () => {
-  let a: Api;
-  let b: Api;
-  let apps: NestFastifyApplication[];
-  let cacheOfB: AccessTokenCache;
-  let notificationsOfB: DatabaseNotifications;
+  let instances: ServiceProcess[];
+  let a: JsonClient;
+  let b: JsonClient;
 
   beforeAll(async () => {
-    apps = await Promise.all([startTestApp(), startTestApp()]);
-    [a, b] = apps.map((app) => new Api(app));
-    cacheOfB = apps[1].get(AccessTokenCache);
-    notificationsOfB = apps[1].get(DatabaseNotifications);
-  });
-  afterAll(() => Promise.all(apps.map((app) => app.close())));
+    const env = { DATABASE_URL: testDatabaseUrl() };
+    instances = await Promise.all([startService(env), startService(env)]);
+    [a, b] = instances.map((instance) => new JsonClient(instance.port));
+  }, 120_000);
+  afterAll(() => stopAllServices(), 30_000);
 
-  async function account(tokens: number) {
-    const username = `revoked-${randomBytes(5).toString('hex')}`;
-    const created = await a.post('/accounts', { username, password });
-    expect(created.status).toBe(201);
-    const issued: string[] = [];
-    for (let i = 0; i < tokens; i += 1) {
-      issued.push((await a.post('/accounts/auth/token', { username, password })).body.token);
+  const status = async (client: JsonClient, method: string, path: string, token: string) =>
+    (await client.call(method, path, undefined, token)).status;
+  const meOn = (client: JsonClient, token: string) =>
+    status(client, 'GET', '/accounts/auth/me', token);
+
+  /** An account and `n` more tokens for it, each verified once by B (so B caches them). */
+  async function account(n: number) {
+    const { username, token } = await a.newAccount('revoked');
+    const tokens = [token];
+    for (let i = 1; i < n; i += 1) {
+      tokens.push(
+        (await a.expect(200, 'POST', '/accounts/auth/token', { username, password })).token,
+      );
     }
-    return { username, tokens: issued };
+    for (const each of tokens) expect(await meOn(b, each)).toBe(200);
+    return { username, tokens };
   }
 
-  /** B answers the token from its cache from now on: the test's premise, checked. */
-  async function cachedOnB(token: string) {
-    expect(notificationsOfB.isListening(TOKEN_REVOCATIONS_CHANNEL)).toBe(true);
-    expect((await b.get('/accounts/auth/me', { token })).status).toBe(200);
-    expect(cacheOfB.get(hashAccessToken(token))).toBeDefined();
-  }
+  it('B answers a token it verified from its cache (the premise of the tests below)', async () => {
+    const { tokens } = await account(1);
+    // Deleted behind the service's back, without a notice: the database says 401...
+    await query(testDatabaseUrl(), 'DELETE FROM access_tokens WHERE token_hash = $1', [
+      hashAccessToken(tokens[0]),
+    ]);
+    expect(await meOn(a, tokens[0])).toBe(401);
+    // ...B still knows it from a moment ago.
+    expect(await meOn(b, tokens[0])).toBe(200);
+  });
 
-  const onB = (token: string) => b.get('/accounts/auth/me', { token });
-
-  it('signing out on A: 401 on B at once', async () => {
+  it('signing out on A: 401 on B at once, the other token goes on', async () => {
     const { tokens } = await account(2);
-    for (const token of tokens) await cachedOnB(token);
-    expect((await a.delete('/accounts/auth/token', { token: tokens[0] })).status).toBe(204);
-    expect((await onB(tokens[0])).status).toBe(401);
-    expect((await onB(tokens[1])).status).toBe(200);
+    expect(await status(a, 'DELETE', '/accounts/auth/token', tokens[0])).toBe(204);
+    expect(await meOn(b, tokens[0])).toBe(401);
+    expect(await meOn(b, tokens[1])).toBe(200);
   });
 
   it('signing out everywhere on A: every token 401 on B at once', async () => {
     const { tokens } = await account(3);
-    for (const token of tokens) await cachedOnB(token);
-    expect((await a.delete('/accounts/auth/tokens', { token: tokens[2] })).status).toBe(204);
-    for (const token of tokens) expect((await onB(token)).status).toBe(401);
+    expect(await status(a, 'DELETE', '/accounts/auth/tokens', tokens[2])).toBe(204);
+    for (const token of tokens) expect(await meOn(b, token)).toBe(401);
   });
 
   it('changing the password on A: the other tokens 401 on B at once, the one in use goes on', async () => {
     const { tokens } = await account(3);
-    for (const token of tokens) await cachedOnB(token);
-    const changed = await a.put(
+    const changed = await a.call(
+      'PUT',
       '/accounts/auth/me/password',
       { currentPassword: password, newPassword: 'another long password' },
-      { token: tokens[0] },
+      tokens[0],
     );
     expect(changed.status).toBe(204);
-    expect((await onB(tokens[1])).status).toBe(401);
-    expect((await onB(tokens[2])).status).toBe(401);
-    expect((await onB(tokens[0])).status).toBe(200);
+    expect(await meOn(b, tokens[1])).toBe(401);
+    expect(await meOn(b, tokens[2])).toBe(401);
+    expect(await meOn(b, tokens[0])).toBe(200);
   });
 
-  it('deleting the account on A: its tokens 401 on B at once, its project 404 for others there', async () => {
+  it('deleting the account on A: its tokens 401 on B at once, its project 404 to others there', async () => {
     const { username, tokens } = await account(2);
-    const project = await a.post('/projects', { title: 'Gone' }, { token: tokens[0] });
-    const path = `/projects/${project.body._id}`;
-    for (const token of tokens) {
-      await cachedOnB(token);
-      expect((await b.get(path, { token })).status).toBe(200);
-    }
+    const project = await a.expect(201, 'POST', '/projects', { title: 'Gone' }, tokens[0]);
+    const path = `/projects/${project._id}`;
+    for (const token of tokens) expect(await status(b, 'GET', path, token)).toBe(200);
     const other = (await account(1)).tokens[0];
-    expect((await a.delete('/accounts/auth/me', { token: tokens[1] })).status).toBe(204);
+    expect(await status(a, 'DELETE', '/accounts/auth/me', tokens[1])).toBe(204);
     for (const token of tokens) {
-      expect((await onB(token)).status).toBe(401);
-      expect((await b.get(path, { token })).status).toBe(401);
+      expect(await meOn(b, token)).toBe(401);
+      expect(await status(b, 'GET', path, token)).toBe(401);
     }
-    expect((await b.get(path, { token: other })).status).toBe(404);
-    expect((await b.post('/accounts', { username, password })).status).toBe(201);
+    expect(await status(b, 'GET', path, other)).toBe(404);
+    expect((await b.call('POST', '/accounts', { username, password })).status).toBe(201);
   });
 
-  it('after losing its connection, B serves no token from before: a revocation it missed holds', async () => {
+  it('after losing its LISTEN connection, B serves nothing it cached before: a revocation it missed holds', async () => {
     const { tokens } = await account(1);
-    await cachedOnB(tokens[0]);
-    const before = cacheOfB.currentGeneration();
-    const client = new Client({ connectionString: process.env.LAYOUT_TEST_DATABASE_URL });
-    await client.connect();
-    try {
-      // Revoked behind every instance's back: no notification, so B cannot hear of it...
-      await client.query('DELETE FROM access_tokens WHERE token_hash = $1', [
-        hashAccessToken(tokens[0]),
-      ]);
-      expect(cacheOfB.get(hashAccessToken(tokens[0]))).toBeDefined();
-      // ...and B's (and A's) listening connection breaks.
-      const ended = await client.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-         WHERE application_name = 'layout-service notifications' AND datname = current_database()`,
-      );
-      expect(ended.rows.length).toBeGreaterThanOrEqual(2);
-    } finally {
-      await client.end();
-    }
-    // B reconnects by itself; once it listens again, it has forgotten what it cached before.
-    await eventually(
-      () =>
-        notificationsOfB.isListening(TOKEN_REVOCATIONS_CHANNEL) &&
-        cacheOfB.currentGeneration() > before,
-      'B listens again',
+    const hash = hashAccessToken(tokens[0]);
+    // Revoked while nobody could hear of it (no notice at all)...
+    await query(testDatabaseUrl(), 'DELETE FROM access_tokens WHERE token_hash = $1', [hash]);
+    expect(await meOn(b, tokens[0])).toBe(200);
+    // ...and every instance's listening connection breaks.
+    const cut = new Date();
+    const ended = await query(
+      testDatabaseUrl(),
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+       WHERE application_name = 'layout-service notifications' AND datname = current_database()`,
     );
-    expect((await onB(tokens[0])).status).toBe(401);
-  });
+    expect(ended.length).toBe(2);
+    // Both reconnect by themselves. A new connection's first heartbeat comes after its LISTEN,
+    // which B answers by emptying its cache: once both have sent one, B listens again.
+    await eventually(async () => {
+      const listening = await query(
+        testDatabaseUrl(),
+        `SELECT 1 FROM pg_stat_activity
+         WHERE application_name = 'layout-service notifications' AND datname = current_database()
+           AND backend_start > $1 AND query = 'SELECT 1'`,
+        [cut],
+      );
+      return listening.length === 2;
+    }, 'both instances listening again');
+    expect(await meOn(b, tokens[0])).toBe(401);
+  }, 60_000);
 });
