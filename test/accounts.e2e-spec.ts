@@ -1,12 +1,10 @@
 import { jest } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { request } from 'node:http';
-import { type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
-import { documentedResponseCheck } from './support/openapi-validator';
+import { postFrom, requestFrom } from './support/from-address';
 import { Api, type Response, startTestApp } from './support/test-app';
 
 const password = 'a long enough password';
@@ -15,57 +13,6 @@ const unique = (prefix: string) => `${prefix}-${randomBytes(5).toString('hex')}`
 /** The fullwidth form (U+FF01..U+FF5E) of printable ASCII: `alice` becomes `ａｌｉｃｅ`. */
 const fullwidth = (ascii: string) =>
   ascii.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
-
-/**
- * POSTs JSON to the app from another loopback address (Linux routes all of 127.0.0.0/8 to the
- * loopback interface), so that the server sees another client address; the answer is checked
- * against the OpenAPI document like every answer the Api helper receives.
- */
-async function postFrom(
-  app: NestFastifyApplication,
-  localAddress: string,
-  path: string,
-  body: unknown,
-): Promise<Response> {
-  const { port } = app.getHttpServer().address() as AddressInfo;
-  const assertDocumented = documentedResponseCheck(`http://127.0.0.1:${port}`);
-  const payload = JSON.stringify(body);
-  const received = await new Promise<Omit<Response, 'body'>>((resolve, reject) => {
-    const outgoing = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        method: 'POST',
-        localAddress,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': String(Buffer.byteLength(payload)),
-        },
-      },
-      (incoming) => {
-        const chunks: Buffer[] = [];
-        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-        incoming.on('error', reject);
-        incoming.on('end', () => {
-          const headers: Record<string, string | undefined> = {};
-          for (const [name, value] of Object.entries(incoming.headers)) {
-            headers[name] = Array.isArray(value) ? value.join(', ') : value;
-          }
-          resolve({
-            status: incoming.statusCode ?? 0,
-            headers,
-            text: Buffer.concat(chunks).toString('utf8'),
-          });
-        });
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(payload);
-  });
-  await assertDocumented({ method: 'POST', url: path, ...received });
-  return { ...received, body: received.text === '' ? undefined : JSON.parse(received.text) };
-}
 
 describe('accounts and tokens', () => {
   let app: NestFastifyApplication;
@@ -428,6 +375,77 @@ describe('failed sign-ins', () => {
 
     // Another address is not concerned.
     expect((await token('127.0.0.4', someone, password)).status).toBe(200);
+  });
+});
+
+describe('one username guessed from many addresses', () => {
+  let app: NestFastifyApplication;
+  let api: Api;
+  let now: number;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    api = new Api(app);
+  });
+  afterAll(() => app.close());
+
+  // The server runs in this process: its clock is this one, stopped, so that no wait runs out
+  // while the guesses go on, however slowly this machine sends them.
+  beforeEach(() => {
+    now = Date.now();
+    jest.spyOn(Date, 'now').mockImplementation(() => now);
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  const signIn = (from: string, username: string, secret: string) =>
+    postFrom(app, from, '/accounts/auth/token', { username, password: secret });
+  // 20 addresses that never failed for anything before: 127.0.1.1 to 127.0.1.20.
+  const guessers = Array.from({ length: 20 }, (_, i) => `127.0.1.${i + 1}`);
+
+  it('slows 6 guesses from each of 20 addresses to a handful, while the owner still gets in', async () => {
+    const victim = unique('spread');
+    expect((await api.post('/accounts', { username: victim, password })).status).toBe(201);
+    // The owner has signed in from 127.0.0.1 before.
+    const home = await signIn('127.0.0.1', victim, password);
+    expect(home.status).toBe(200);
+
+    const answers: Response[] = [];
+    for (let round = 0; round < 6; round += 1) {
+      for (const guesser of guessers) {
+        answers.push(await signIn(guesser, victim, `guess ${round} from ${guesser}`));
+      }
+    }
+    const statuses = answers.map((answer) => answer.status);
+    // Each address stays under its own limits (6 failures for one name, 6 for any): without a
+    // count per username over all addresses, these were 120 × 401.
+    const checked = statuses.indexOf(429);
+    expect(checked).toBeGreaterThan(0);
+    // The username's free failures (10, one of them the owner's first sign-in) and the one that
+    // imposes the first wait were checked; everything after waits.
+    expect(checked).toBeLessThanOrEqual(11);
+    expect(statuses.slice(0, checked)).toEqual(Array(checked).fill(401));
+    expect(statuses.slice(checked)).toEqual(Array(120 - checked).fill(429));
+    for (const refused of answers.slice(checked)) {
+      expect(refused.body.type).toBe('/problems/rate-limited');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(refused.body.detail).toMatch(/for this username/);
+    }
+
+    // Even the right password waits at an address the account does not know...
+    const stranger = await signIn('127.0.2.1', victim, password);
+    expect(stranger.status).toBe(429);
+    // ...but its owner signs in where he did before,
+    const owner = await signIn('127.0.0.1', victim, password);
+    expect(owner.status).toBe(200);
+    // and a request that carries his token gets in from anywhere (here: a password change).
+    const changed = await requestFrom(app, '127.0.2.1', '/accounts/auth/me/password', {
+      method: 'PUT',
+      token: owner.body.token,
+      body: { currentPassword: password, newPassword: 'a fresh long password' },
+    });
+    expect(changed.status).toBe(204);
+    // Its attempts do not count before the check, so other guesses still wait as long.
+    expect((await signIn(guessers[0], victim, 'one more guess')).status).toBe(429);
   });
 });
 

@@ -149,8 +149,8 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('describes 39 operations, each with a summary, a description, an id and its resource tag', () => {
-    expect(operations).toHaveLength(39);
+  it('describes 43 operations, each with a summary, a description, an id and its resource tag', () => {
+    expect(operations).toHaveLength(43);
     each(({ path, operation }) => {
       const problems: string[] = [];
       if (!operation.summary) problems.push('no summary');
@@ -214,6 +214,10 @@ describe('the OpenAPI document', () => {
       if (tree && (['PUT', 'DELETE'].includes(method) || /\/(move|duplicate)$/.test(path)))
         ['412', '428'].forEach((s) => expected.add(s));
       if (key === 'POST /accounts') expected.add('409');
+      // A wrong current password; a token too old to delete the account with.
+      if (key === 'PUT /accounts/auth/me/password' || key === 'DELETE /accounts/auth/me') {
+        expected.add('403');
+      }
       const errors = statuses.filter((status) => Number(status) >= 400);
       const missing = [...expected].filter((status) => !errors.includes(status));
       const extra = errors.filter((status) => !expected.has(status));
@@ -261,6 +265,30 @@ describe('the OpenAPI document', () => {
         if (['429', '503'].includes(status) && header('Retry-After')?.required !== true) {
           problems.push(`${status}: no Retry-After`);
         }
+      }
+      return problems;
+    });
+  });
+
+  it('says Cache-Control: no-store on every answer with a token or a password outcome, private on reads', () => {
+    const NO_STORE = new Set([
+      'POST /accounts',
+      'POST /accounts/auth/token',
+      'PUT /accounts/auth/me/password',
+    ]);
+    each(({ key, method, operation }) => {
+      const problems: string[] = [];
+      const protectedRead = method === 'GET' && !PUBLIC_OPERATIONS.has(key);
+      for (const [status, response] of Object.entries<Json>(operation.responses)) {
+        const header = response.headers?.['Cache-Control'] as Json | undefined;
+        const expected = NO_STORE.has(key)
+          ? 'no-store'
+          : protectedRead && ['200', '304'].includes(status)
+            ? 'private, no-cache'
+            : undefined;
+        const said = header?.required === true ? header.schema?.enum?.join() : undefined;
+        if (said !== expected)
+          problems.push(`${status}: Cache-Control ${said}, expected ${expected}`);
       }
       return problems;
     });
@@ -423,7 +451,12 @@ describe('the OpenAPI document', () => {
         method: 'GET',
         url: '/projects',
         status: 200,
-        headers: { ...json, etag: '"p0"', 'x-request-id': 'r1' },
+        headers: {
+          ...json,
+          etag: '"p0"',
+          'x-request-id': 'r1',
+          'cache-control': 'private, no-cache',
+        },
         text: JSON.stringify([project]),
         ...response,
       });
@@ -438,6 +471,11 @@ describe('the OpenAPI document', () => {
       ['a member too many', { text: JSON.stringify([{ ...project, owner: 'x' }]) }, /additional/],
       ['a member missing', { text: JSON.stringify([{ _id: 'x' }]) }, /required/],
       ['a 200 without its ETag', { headers: json }, /ETag/],
+      [
+        'a private read that a shared cache may keep',
+        { headers: { ...json, etag: '"p0"', 'cache-control': 'public, max-age=60' } },
+        /Cache-Control/,
+      ],
       ['a 304 with a body', { status: 304 }, /without a body/],
       [
         'a body on a 204',

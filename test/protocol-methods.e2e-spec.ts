@@ -71,7 +71,9 @@ describe('methods, OPTIONS and the problem pages', () => {
       ['POST', 'layout.project', 'GET, HEAD, PUT, DELETE, OPTIONS'],
       ['PATCH', 'layout.column', 'GET, HEAD, PUT, DELETE, OPTIONS'],
       ['PUT', 'layout.contents', 'GET, HEAD, POST, OPTIONS'],
-      ['GET', '/accounts/auth/token', 'POST, OPTIONS'],
+      ['GET', '/accounts/auth/token', 'POST, DELETE, OPTIONS'],
+      ['POST', '/accounts/auth/me', 'GET, HEAD, DELETE, OPTIONS'],
+      ['GET', '/accounts/auth/me/password', 'PUT, OPTIONS'],
       ['DELETE', '/accounts', 'POST, OPTIONS'],
       ['POST', '/health/live', 'GET, HEAD, OPTIONS'],
       ['DELETE', '/docs/openapi.json', 'GET, HEAD, OPTIONS'],
@@ -127,7 +129,7 @@ describe('methods, OPTIONS and the problem pages', () => {
     it('answers 405 where GET does not exist', async () => {
       const response = await raw('HEAD', '/accounts/auth/token');
       expect(response.status).toBe(405);
-      expect(response.headers.get('allow')).toBe('POST, OPTIONS');
+      expect(response.headers.get('allow')).toBe('POST, DELETE, OPTIONS');
       expect(response.text).toBe('');
     });
   });
@@ -136,7 +138,7 @@ describe('methods, OPTIONS and the problem pages', () => {
     it.each([
       ['/projects', 'GET, HEAD, POST, OPTIONS'],
       ['layout.column', 'GET, HEAD, PUT, DELETE, OPTIONS'],
-      ['/accounts/auth/token', 'POST, OPTIONS'],
+      ['/accounts/auth/token', 'POST, DELETE, OPTIONS'],
       ['/problems', 'GET, HEAD, OPTIONS'],
     ])('on %s, not a CORS preflight, answers 204 with Allow', async (path, allow) => {
       for (const headers of [{}, { origin: ORIGIN }] as Array<Record<string, string>>) {

@@ -71,19 +71,8 @@ describeWithChromium('the OpenAPI explorer, used as a person would', () => {
     return { status: (await status.innerText()).trim(), body: await body.innerText() };
   }
 
-  it('gets a token, authorises with it and creates a column of size 6', async () => {
-    const username = `explorer-${randomBytes(6).toString('hex')}`;
-    const password = 'correct horse battery staple';
-    expect((await api.post('/accounts', { username, password })).status).toBe(201);
-    const document = (await api.get<OpenApiDocument>('/docs/openapi.json')).body;
-    const tokenOperation = findOperation(document, 'post', '/accounts/auth/token').elementId;
-    const columnsPath = '/projects/{projectId}/blocks/{blockId}/rows/{rowId}/columns';
-    const createColumn = findOperation(document, 'post', columnsPath);
-    // Without them the explorer shows no fields for the ids, and a person cannot go on.
-    expect({
-      [`POST ${columnsPath} path parameters`]: [...createColumn.pathParameters].sort(),
-    }).toEqual({ [`POST ${columnsPath} path parameters`]: ['blockId', 'projectId', 'rowId'] });
-
+  /** A page for the explorer, which fetches nothing from elsewhere, and what the browser says. */
+  async function openExplorer() {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
     page.setDefaultTimeout(30_000);
@@ -98,6 +87,98 @@ describeWithChromium('the OpenAPI explorer, used as a person would', () => {
       route.request().url().startsWith(`${base}/`) ? route.continue() : route.abort(),
     );
     mkdirSync(ARTIFACTS, { recursive: true });
+    return { context, browserLog };
+  }
+
+  /** The body the explorer fills in for "Try it out": the operation's example. */
+  async function exampleBody(operation: Locator): Promise<Record<string, unknown>> {
+    return JSON.parse(await operation.locator('textarea.body-param__text').inputValue()) as Record<
+      string,
+      unknown
+    >;
+  }
+
+  it('chains its examples: sign up, a token for that user, Authorize, a project', async () => {
+    const document = (await api.get<OpenApiDocument>('/docs/openapi.json')).body;
+    const id = (method: string, path: string) => findOperation(document, method, path).elementId;
+    const { context, browserLog } = await openExplorer();
+    try {
+      await page.goto(`${base}/docs`);
+      await page.locator(`[id="${id('post', '/accounts')}"]`).waitFor();
+
+      // 1. Sign up with the example as it stands.
+      const signUp = await tryOut(id('post', '/accounts'));
+      const credentials = await exampleBody(signUp);
+      const created = await execute(signUp);
+      expect(created.status).toBe('201');
+      await signUp.locator('button.opblock-summary-control').click();
+
+      // 2. A token with the token operation's own example: the same user.
+      const token = await tryOut(id('post', '/accounts/auth/token'));
+      expect(await exampleBody(token)).toEqual(credentials);
+      const issued = await execute(token);
+      expect(issued.status).toBe('200');
+      const bearer = (JSON.parse(issued.body) as { token: string }).token;
+      await token.locator('button.opblock-summary-control').click();
+
+      // 3. Authorize with it.
+      await page.locator('.auth-wrapper button.authorize').click();
+      const dialog = page.locator('.modal-ux');
+      await dialog.locator('#auth-bearer-value').fill(bearer);
+      await dialog.getByRole('button', { name: 'Apply credentials' }).click();
+      await dialog.getByRole('button', { name: 'Remove authorization' }).waitFor();
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await dialog.waitFor({ state: 'detached' });
+
+      // 4. A project, with the create operation's example as it stands.
+      const createProject = await tryOut(id('post', '/projects'));
+      const project = await execute(createProject);
+      expect(project.status).toBe('201');
+      const body = JSON.parse(project.body) as { _id: string; title: string };
+      expect(body).toMatchObject(await exampleBody(createProject));
+      expect(await createProject.locator('.curl-command').innerText()).toContain(
+        `Authorization: Bearer ${bearer}`,
+      );
+
+      // It is that user's project, as the API sees it.
+      const me = await api.get('/accounts/auth/me', { token: bearer });
+      expect(me.body.username).toBe(credentials.username);
+      expect((await api.get(`/projects/${body._id}`, { token: bearer })).status).toBe(200);
+
+      await createProject.locator('.live-responses-table').scrollIntoViewIfNeeded();
+      await page.screenshot({
+        path: join(ARTIFACTS, 'explorer-chained-examples.png'),
+        fullPage: true,
+      });
+      await createProject.screenshot({ path: join(ARTIFACTS, 'explorer-create-project.png') });
+    } catch (error) {
+      await page.screenshot({
+        path: join(ARTIFACTS, 'explorer-chained-failure.png'),
+        fullPage: true,
+      });
+      if (error instanceof Error && browserLog.length > 0) {
+        error.message += `\n\nThe browser reported:\n${browserLog.join('\n')}`;
+      }
+      throw error;
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('gets a token, authorises with it and creates a column of size 6', async () => {
+    const username = `explorer-${randomBytes(6).toString('hex')}`;
+    const password = 'correct horse battery staple';
+    expect((await api.post('/accounts', { username, password })).status).toBe(201);
+    const document = (await api.get<OpenApiDocument>('/docs/openapi.json')).body;
+    const tokenOperation = findOperation(document, 'post', '/accounts/auth/token').elementId;
+    const columnsPath = '/projects/{projectId}/blocks/{blockId}/rows/{rowId}/columns';
+    const createColumn = findOperation(document, 'post', columnsPath);
+    // Without them the explorer shows no fields for the ids, and a person cannot go on.
+    expect({
+      [`POST ${columnsPath} path parameters`]: [...createColumn.pathParameters].sort(),
+    }).toEqual({ [`POST ${columnsPath} path parameters`]: ['blockId', 'projectId', 'rowId'] });
+
+    const { context, browserLog } = await openExplorer();
     try {
       await page.goto(`${base}/docs`);
       await page.locator(`[id="${tokenOperation}"]`).waitFor();

@@ -37,6 +37,7 @@ export type { QuoteItemProblem } from './validation/quote-item-problems';
 export * from './account/username';
 export * from './account/sign-up.dto';
 export * from './account/token-request.dto';
+export * from './account/change-password.dto';
 export * from './account/account.response';
 export * from './account/token.response';
 export * from './account/me.response';

@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { CountersModule } from '../common/counters/counters.module';
 import { AccessTokenCache } from './access-token-cache';
+import { AccountPurge } from './account-purge';
+import { AccountPurgeRepository } from './account-purge.repository';
 import { AccountsController } from './accounts.controller';
 import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
@@ -17,6 +19,8 @@ import { PasswordHasher } from './password-hasher';
     AccountsService,
     AccessTokenCache,
     AccountsRepository,
+    AccountPurge,
+    AccountPurgeRepository,
     PasswordHasher,
     LoginAttemptLimiter,
     LoginAttemptsRefresh,

@@ -2,17 +2,31 @@ import { loadConfig } from '../config/load-config';
 import { createHash } from 'node:crypto';
 import { jest } from '@jest/globals';
 import {
+  AuthenticationRequiredError,
   InvalidCredentialsError,
+  RecentSignInRequiredError,
   RequestValidationError,
   SignUpDisabledError,
   TooManyLoginAttemptsError,
+  WrongPasswordError,
 } from '../common/errors';
 import { type AppConfig } from '../config/app-config';
+import { type DatabaseNotifications, type NotificationListener } from '../database/notifications';
 import { hashAccessToken } from './access-token';
+import { AccessTokenCache } from './access-token-cache';
+import { type AccountPurge } from './account-purge';
 import { type AccountCredentials, type AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
 import { type LoginAttempt, LoginAttemptLimiter } from './login-attempt-limiter';
 import { PasswordHasher } from './password-hasher';
+import { signInAddressDigest } from './sign-in-address';
+import { type SignedInAccount } from './signed-in-account';
+import {
+  readRevocation,
+  type RevocationNotice,
+  TOKEN_REVOCATIONS_CHANNEL,
+  TOKEN_REVOCATIONS_HEARD_CHANNEL,
+} from './token-revocation';
 
 const PASSWORD = 'correct horse battery staple';
 const NOW = Date.parse('2025-03-01T12:00:00Z');
@@ -28,19 +42,69 @@ function repositoryMock() {
   return {
     create: jest.fn<AccountsRepository['create']>(),
     findCredentials: jest.fn<AccountsRepository['findCredentials']>(),
-    storeAccessToken: jest.fn<AccountsRepository['storeAccessToken']>(),
+    findPasswordHash: jest.fn<AccountsRepository['findPasswordHash']>(),
+    storeSignIn: jest.fn<AccountsRepository['storeSignIn']>(),
+    isSignInAddress: jest.fn<AccountsRepository['isSignInAddress']>(),
     findByAccessToken: jest.fn<AccountsRepository['findByAccessToken']>(),
+    revokeToken: jest.fn<AccountsRepository['revokeToken']>(),
+    revokeTokens: jest.fn<AccountsRepository['revokeTokens']>(),
+    changePassword: jest.fn<AccountsRepository['changePassword']>(),
+    markDeleted: jest.fn<AccountsRepository['markDeleted']>(),
   };
 }
+
+/**
+ * The instance's LISTEN connection, as the token cache sees it: listening, and what it hears,
+ * including what it sends itself (as PostgreSQL delivers a session's own notifications).
+ */
+function notificationsStub() {
+  const listeners = new Map<string, NotificationListener[]>();
+  const stub = {
+    listening: true,
+    subscribe: (channel: string, listener: NotificationListener) => {
+      listeners.set(channel, [...(listeners.get(channel) ?? []), listener]);
+      return () => undefined;
+    },
+    isListening: () => stub.listening,
+    send: (channel: string, payload: string) => {
+      stub.deliver(channel, payload);
+      return Promise.resolve(true);
+    },
+    /** PostgreSQL delivering a notification (a revocation's, when its transaction commits). */
+    deliver: (channel: string, payload: string) => {
+      for (const listener of listeners.get(channel) ?? []) listener.message(payload);
+    },
+  };
+  return stub;
+}
+
+const TOKEN_HASH = hashAccessToken('the-token');
+const found = (overrides: { tokenIssuedAt?: Date; tokenExpiresAt?: Date } = {}) => ({
+  id: 'acc-1',
+  username: 'Alice',
+  createdAt: new Date(),
+  tokenIssuedAt: overrides.tokenIssuedAt ?? new Date(Date.now()),
+  tokenExpiresAt: overrides.tokenExpiresAt ?? new Date(Date.now() + 3_600_000),
+});
 
 describe('AccountsService', () => {
   const hasher = new PasswordHasher();
   let credentials: AccountCredentials;
   let repository: ReturnType<typeof repositoryMock>;
   let limiter: LoginAttemptLimiter;
+  let notifications: ReturnType<typeof notificationsStub>;
+  let cache: AccessTokenCache;
+  let purge: { wake: jest.Mock<AccountPurge['wake']> };
 
-  const serviceWith = (config: AppConfig = configWith()) =>
-    new AccountsService(repository as unknown as AccountsRepository, hasher, limiter, config);
+  const serviceWith = (config: AppConfig = configWith(), passwords: PasswordHasher = hasher) =>
+    new AccountsService(
+      repository as unknown as AccountsRepository,
+      passwords,
+      limiter,
+      config,
+      cache,
+      purge as unknown as AccountPurge,
+    );
 
   beforeAll(async () => {
     credentials = {
@@ -53,8 +117,22 @@ describe('AccountsService', () => {
 
   beforeEach(() => {
     repository = repositoryMock();
-    repository.storeAccessToken.mockResolvedValue(undefined);
+    repository.storeSignIn.mockResolvedValue(undefined);
     limiter = new LoginAttemptLimiter();
+    notifications = notificationsStub();
+    cache = new AccessTokenCache(notifications as unknown as DatabaseNotifications);
+    cache.onModuleInit();
+    purge = { wake: jest.fn<AccountPurge['wake']>() };
+    // Each revoking transaction commits with this instance alone listening, and PostgreSQL
+    // delivers its notice.
+    const commits = (notice: RevocationNotice) => {
+      notifications.deliver(notice.channel, notice.payload);
+      return Promise.resolve({ applied: true, instances: 1 });
+    };
+    repository.revokeToken.mockImplementation((_hash, notice) => commits(notice));
+    repository.revokeTokens.mockImplementation((_id, notice) => commits(notice));
+    repository.changePassword.mockImplementation((_id, _hash, _kept, notice) => commits(notice));
+    repository.markDeleted.mockImplementation((_id, notice) => commits(notice));
   });
 
   afterEach(() => jest.restoreAllMocks());
@@ -117,15 +195,20 @@ describe('AccountsService', () => {
       expect(expiresInSeconds).toBe(900);
       expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(repository.findCredentials).toHaveBeenCalledWith('alice');
-      expect(repository.storeAccessToken).toHaveBeenCalledTimes(1);
-      const [accountId, storedHash, expiresAt] = repository.storeAccessToken.mock.calls[0];
-      expect(accountId).toBe('acc-1');
-      expect(storedHash).toBe(hashAccessToken(token));
-      expect(storedHash).toBe(createHash('sha256').update(token).digest('hex'));
-      expect(expiresAt).toEqual(new Date(NOW + 900 * 1000));
-      // The token itself never reaches the repository.
-      const everything = JSON.stringify(repository.storeAccessToken.mock.calls);
+      expect(repository.storeSignIn).toHaveBeenCalledTimes(1);
+      const [signIn] = repository.storeSignIn.mock.calls[0];
+      expect(signIn).toEqual({
+        accountId: 'acc-1',
+        tokenHash: hashAccessToken(token),
+        issuedAt: new Date(NOW),
+        expiresAt: new Date(NOW + 900 * 1000),
+        addressDigest: signInAddressDigest('acc-1', ADDRESS),
+      });
+      expect(signIn.tokenHash).toBe(createHash('sha256').update(token).digest('hex'));
+      // Neither the token nor the address itself reaches the repository.
+      const everything = JSON.stringify(repository.storeSignIn.mock.calls);
       expect(everything).not.toContain(token);
+      expect(everything).not.toContain(ADDRESS);
     });
 
     it('issues a different token each time', async () => {
@@ -143,7 +226,7 @@ describe('AccountsService', () => {
       await expect(
         serviceWith().issueToken('Alice', 'wrong password', ADDRESS),
       ).rejects.toBeInstanceOf(InvalidCredentialsError);
-      expect(repository.storeAccessToken).not.toHaveBeenCalled();
+      expect(repository.storeSignIn).not.toHaveBeenCalled();
       expect(attempt).toHaveBeenCalledWith(ALICE_HERE);
       expect(failure).toHaveBeenCalledWith(ALICE_HERE);
     });
@@ -156,7 +239,7 @@ describe('AccountsService', () => {
         .catch((caught: unknown) => caught);
       expect(unknown).toBeInstanceOf(InvalidCredentialsError);
       expect((unknown as Error).message).toBe(new InvalidCredentialsError().message);
-      expect(repository.storeAccessToken).not.toHaveBeenCalled();
+      expect(repository.storeSignIn).not.toHaveBeenCalled();
       expect(failure).toHaveBeenCalledWith({ usernameKey: 'nobody', address: ADDRESS });
     });
 
@@ -181,7 +264,7 @@ describe('AccountsService', () => {
       expect(error).toBeInstanceOf(TooManyLoginAttemptsError);
       expect((error as TooManyLoginAttemptsError).retryAfterSeconds).toBeGreaterThan(0);
       expect(repository.findCredentials).toHaveBeenCalledTimes(6);
-      expect(repository.storeAccessToken).not.toHaveBeenCalled();
+      expect(repository.storeSignIn).not.toHaveBeenCalled();
 
       // The owner, elsewhere, is not held back by them.
       await expect(service.issueToken('alice', PASSWORD, '198.51.100.9')).resolves.toMatchObject({
@@ -193,8 +276,10 @@ describe('AccountsService', () => {
       for (let i = 0; i < 5; i += 1) limiter.recordAttempt(ALICE_HERE);
       repository.findCredentials.mockResolvedValue(credentials);
       await serviceWith().issueToken('Alice', PASSWORD, ADDRESS);
-      for (let i = 0; i < 5; i += 1) limiter.recordAttempt(ALICE_HERE);
-      expect(() => limiter.assertAllowed(ALICE_HERE)).not.toThrow();
+      // From then on the account vouches for that address.
+      const trusted: LoginAttempt = { ...ALICE_HERE, trusted: true };
+      for (let i = 0; i < 5; i += 1) limiter.recordAttempt(trusted);
+      expect(() => limiter.assertAllowed(trusted)).not.toThrow();
     });
 
     // Each attempt is counted before the (slow) password check, so a burst of parallel guesses
@@ -204,12 +289,7 @@ describe('AccountsService', () => {
       const slowHasher = {
         verify: () => new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5)),
       } as unknown as PasswordHasher;
-      const service = new AccountsService(
-        repository as unknown as AccountsRepository,
-        slowHasher,
-        limiter,
-        configWith(),
-      );
+      const service = serviceWith(configWith(), slowHasher);
       const outcomes = await Promise.all(
         Array.from({ length: 30 }, () =>
           service.issueToken('alice', 'guess', ADDRESS).catch((caught: unknown) => caught),
@@ -223,18 +303,61 @@ describe('AccountsService', () => {
     });
   });
 
-  describe('authenticate', () => {
-    it('looks the token up by its SHA-256 and returns id and username', async () => {
+  describe('issueToken while the username is guessed from many addresses', () => {
+    /** 11 failures for alice from 11 other addresses: the username waits 1 s. */
+    function underAttack() {
+      for (let i = 1; i <= 11; i += 1) {
+        const attempt: LoginAttempt = { usernameKey: 'alice', address: `198.51.100.${i}` };
+        limiter.recordAttempt(attempt);
+        limiter.recordFailure(attempt);
+      }
+    }
+
+    it('refuses an address the account never signed in from, before checking the password', async () => {
       jest.spyOn(Date, 'now').mockReturnValue(NOW);
-      repository.findByAccessToken.mockResolvedValue({
-        id: 'acc-1',
-        username: 'Alice',
-        createdAt: new Date(),
-        tokenExpiresAt: new Date(NOW + 3_600_000),
+      underAttack();
+      repository.findCredentials.mockResolvedValue(credentials);
+      repository.isSignInAddress.mockResolvedValue(false);
+      const refusal = await serviceWith()
+        .issueToken('alice', PASSWORD, ADDRESS)
+        .catch((caught: unknown) => caught);
+      expect(refusal).toBeInstanceOf(TooManyLoginAttemptsError);
+      expect(refusal).toMatchObject({ counted: 'username', retryAfterSeconds: 1 });
+      expect(repository.storeSignIn).not.toHaveBeenCalled();
+    });
+
+    it('lets the owner in from an address the account signed in from in the last 30 days', async () => {
+      jest.spyOn(Date, 'now').mockReturnValue(NOW);
+      underAttack();
+      repository.findCredentials.mockResolvedValue(credentials);
+      repository.isSignInAddress.mockResolvedValue(true);
+      await expect(serviceWith().issueToken('alice', PASSWORD, ADDRESS)).resolves.toMatchObject({
+        expiresInSeconds: 3600,
       });
+      expect(repository.isSignInAddress).toHaveBeenCalledWith(
+        'acc-1',
+        signInAddressDigest('acc-1', ADDRESS),
+        new Date(NOW - 30 * 24 * 3600 * 1000),
+      );
+      // The credentials were read once, for both questions.
+      expect(repository.findCredentials).toHaveBeenCalledTimes(1);
+    });
+
+    it('does not look the address up while the username is not held back', async () => {
+      repository.findCredentials.mockResolvedValue(credentials);
+      await serviceWith().issueToken('alice', PASSWORD, ADDRESS);
+      expect(repository.isSignInAddress).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('authenticate', () => {
+    it('looks the token up by its SHA-256 and returns the account with its token', async () => {
+      jest.spyOn(Date, 'now').mockReturnValue(NOW);
+      repository.findByAccessToken.mockResolvedValue(found());
       await expect(serviceWith().authenticate('the-token')).resolves.toEqual({
         id: 'acc-1',
         username: 'Alice',
+        token: { hash: TOKEN_HASH, issuedAt: new Date(NOW) },
       });
       const [hash, now] = repository.findByAccessToken.mock.calls[0];
       expect(hash).toBe(createHash('sha256').update('the-token').digest('hex'));
@@ -243,12 +366,9 @@ describe('AccountsService', () => {
 
     it('remembers a verified token briefly, never past its expiry', async () => {
       const clock = jest.spyOn(Date, 'now').mockReturnValue(NOW);
-      repository.findByAccessToken.mockResolvedValue({
-        id: 'acc-1',
-        username: 'Alice',
-        createdAt: new Date(),
-        tokenExpiresAt: new Date(NOW + 10_000),
-      });
+      repository.findByAccessToken.mockResolvedValue(
+        found({ tokenExpiresAt: new Date(NOW + 10_000) }),
+      );
       const service = serviceWith();
       await service.authenticate('the-token');
       await service.authenticate('the-token');
@@ -259,9 +379,183 @@ describe('AccountsService', () => {
       expect(repository.findByAccessToken).toHaveBeenCalledTimes(2);
     });
 
+    it('asks the database every time while revocations are not heard', async () => {
+      notifications.listening = false;
+      repository.findByAccessToken.mockResolvedValue(found());
+      const service = serviceWith();
+      await service.authenticate('the-token');
+      await service.authenticate('the-token');
+      expect(repository.findByAccessToken).toHaveBeenCalledTimes(2);
+    });
+
+    it('keeps what a lookup read when nothing was revoked meanwhile', async () => {
+      repository.findByAccessToken.mockResolvedValueOnce(found());
+      const service = serviceWith();
+      await service.authenticate('the-token');
+      repository.findByAccessToken.mockResolvedValue(null);
+      await expect(service.authenticate('the-token')).resolves.toMatchObject({ id: 'acc-1' });
+    });
+
+    it('does not keep what a lookup read when a revocation was heard while it ran', async () => {
+      let answer: (value: ReturnType<typeof found>) => void = () => undefined;
+      repository.findByAccessToken.mockImplementationOnce(
+        () => new Promise((resolve) => (answer = resolve)),
+      );
+      const service = serviceWith();
+      const lookup = service.authenticate('the-token');
+      // Revoked on another instance while the row was on its way.
+      notifications.deliver(TOKEN_REVOCATIONS_CHANNEL, `token ${TOKEN_HASH} n1`);
+      answer(found());
+      await lookup;
+      repository.findByAccessToken.mockResolvedValue(null);
+      await expect(service.authenticate('the-token')).resolves.toBeNull();
+    });
+
     it('returns null for an unknown or expired token', async () => {
       repository.findByAccessToken.mockResolvedValue(null);
       await expect(serviceWith().authenticate('nope')).resolves.toBeNull();
+    });
+  });
+
+  describe('revocations', () => {
+    const caller = (issuedAt = new Date()): SignedInAccount => ({
+      id: 'acc-1',
+      username: 'Alice',
+      token: { hash: TOKEN_HASH, issuedAt },
+    });
+
+    /** Signs the token in, so that it sits in this instance's cache. */
+    async function cached(service: AccountsService) {
+      repository.findByAccessToken.mockResolvedValue(found());
+      await service.authenticate('the-token');
+      expect(cache.get(TOKEN_HASH)).toBeDefined();
+      repository.findByAccessToken.mockResolvedValue(null);
+    }
+
+    it('signs out: deletes the token, sending a notice that names it, and forgets it here', async () => {
+      const service = serviceWith();
+      await cached(service);
+      await service.signOut(caller());
+      const [hash, notice] = repository.revokeToken.mock.calls[0];
+      expect(hash).toBe(TOKEN_HASH);
+      expect(readRevocation(notice.payload)?.revoked).toEqual({ tokenHash: TOKEN_HASH });
+      await expect(service.authenticate('the-token')).resolves.toBeNull();
+    });
+
+    it('signs out everywhere with a notice that names the account', async () => {
+      const service = serviceWith();
+      await cached(service);
+      await service.signOutEverywhere(caller());
+      const [accountId, notice] = repository.revokeTokens.mock.calls[0];
+      expect(accountId).toBe('acc-1');
+      expect(readRevocation(notice.payload)?.revoked).toEqual({ accountId: 'acc-1' });
+      expect(cache.get(TOKEN_HASH)).toBeUndefined();
+    });
+
+    describe('waiting for the other instances', () => {
+      let notice: RevocationNotice | undefined;
+      let done: boolean;
+
+      beforeEach(() => {
+        jest.useFakeTimers();
+        notice = undefined;
+        done = false;
+        // Two instances had a notification connection when it committed: this one and another.
+        repository.revokeTokens.mockImplementation((_id, sent) => {
+          notice = sent;
+          notifications.deliver(sent.channel, sent.payload);
+          return Promise.resolve({ applied: true, instances: 2 });
+        });
+      });
+      afterEach(() => jest.useRealTimers());
+
+      const signOut = () =>
+        serviceWith()
+          .signOutEverywhere(caller())
+          .then(() => (done = true));
+
+      it('answers once every instance said it dropped the tokens', async () => {
+        const signingOut = signOut();
+        await jest.advanceTimersByTimeAsync(100);
+        expect(done).toBe(false);
+        notifications.deliver(TOKEN_REVOCATIONS_HEARD_CHANNEL, notice?.nonce ?? '');
+        await signingOut;
+        expect(done).toBe(true);
+      });
+
+      it('answers within the deadline when one never says it', async () => {
+        const signingOut = signOut();
+        await jest.advanceTimersByTimeAsync(configWith().database.timeoutMs - 1);
+        expect(done).toBe(false);
+        await jest.advanceTimersByTimeAsync(1);
+        await signingOut;
+        expect(done).toBe(true);
+      });
+
+      it('does not wait when this instance cannot hear the answers', async () => {
+        notifications.listening = false;
+        await signOut();
+        expect(done).toBe(true);
+      });
+    });
+
+    it('changes the password: checks the current one, stores a new hash, keeps the token in use', async () => {
+      repository.findPasswordHash.mockResolvedValue(credentials.passwordHash);
+      await serviceWith().changePassword(caller(), PASSWORD, 'a brand new password', ADDRESS);
+      const [accountId, newHash, kept, notice] = repository.changePassword.mock.calls[0];
+      expect([accountId, kept]).toEqual(['acc-1', TOKEN_HASH]);
+      await expect(hasher.verify('a brand new password', newHash)).resolves.toBe(true);
+      expect(readRevocation(notice.payload)?.revoked).toEqual({ accountId: 'acc-1' });
+    });
+
+    it('refuses a wrong current password with WrongPasswordError, counted as a failed sign-in', async () => {
+      repository.findPasswordHash.mockResolvedValue(credentials.passwordHash);
+      const failure = jest.spyOn(limiter, 'recordFailure');
+      const service = serviceWith();
+      const refusal = await service
+        .changePassword(caller(), 'not it', 'a brand new password', ADDRESS)
+        .catch((caught: unknown) => caught);
+      expect(refusal).toBeInstanceOf(WrongPasswordError);
+      expect(repository.changePassword).not.toHaveBeenCalled();
+      // The owner's token vouches for the request: the username's own wait does not apply.
+      expect(failure).toHaveBeenCalledWith({ ...ALICE_HERE, trusted: true });
+      // Five more from this address, and the next waits.
+      for (let i = 0; i < 5; i += 1) {
+        await service
+          .changePassword(caller(), `not it ${i}`, 'a brand new password', ADDRESS)
+          .catch(() => undefined);
+      }
+      await expect(
+        service.changePassword(caller(), PASSWORD, 'a brand new password', ADDRESS),
+      ).rejects.toBeInstanceOf(TooManyLoginAttemptsError);
+      expect(repository.changePassword).not.toHaveBeenCalled();
+    });
+
+    it('answers 401 when the account went away meanwhile', async () => {
+      repository.findPasswordHash.mockResolvedValue(undefined);
+      await expect(
+        serviceWith().changePassword(caller(), PASSWORD, 'a brand new password', ADDRESS),
+      ).rejects.toBeInstanceOf(AuthenticationRequiredError);
+    });
+
+    it('deletes the account with a token of the last 5 minutes, and starts the purge', async () => {
+      const service = serviceWith();
+      await cached(service);
+      await service.deleteAccount(caller(new Date(Date.now() - 4 * 60_000)));
+      const [accountId, notice] = repository.markDeleted.mock.calls[0];
+      expect(accountId).toBe('acc-1');
+      expect(readRevocation(notice.payload)?.revoked).toEqual({ accountId: 'acc-1' });
+      expect(cache.get(TOKEN_HASH)).toBeUndefined();
+      expect(purge.wake).toHaveBeenCalledTimes(1);
+    });
+
+    it('refuses to delete the account with an older token, changing nothing', async () => {
+      const refusal = await serviceWith()
+        .deleteAccount(caller(new Date(Date.now() - 5 * 60_000 - 1000)))
+        .catch((caught: unknown) => caught);
+      expect(refusal).toBeInstanceOf(RecentSignInRequiredError);
+      expect(repository.markDeleted).not.toHaveBeenCalled();
+      expect(purge.wake).not.toHaveBeenCalled();
     });
   });
 });

@@ -93,6 +93,19 @@ describe('LoginAttemptLimiter with shared counters (two instances)', () => {
     }
   });
 
+  it("counts a username's failures from many addresses on every instance, and each makes it wait", async () => {
+    const { store } = sharedStore();
+    const first = new LoginAttemptLimiter(store);
+    const second = new LoginAttemptLimiter(store);
+    for (let i = 0; i < 11; i += 1) {
+      await failOn(i % 2 === 0 ? first : second, at(`203.0.113.${i + 1}`), 1);
+    }
+    for (const limiter of [first, second]) {
+      expect(await retryAfter(limiter, at('203.0.113.99'))).toBe(1);
+      expect(await retryAfter(limiter, { ...at(OWNER), trusted: true })).toBeUndefined();
+    }
+  });
+
   it('a success on one instance clears the count for all', async () => {
     const { store } = sharedStore();
     const first = new LoginAttemptLimiter(store);
@@ -102,8 +115,10 @@ describe('LoginAttemptLimiter with shared counters (two instances)', () => {
     second.recordAttempt(at(ATTACKER));
     second.recordSuccess(at(ATTACKER));
     await settle();
-    await failOn(first, at(ATTACKER), 5);
-    expect(await retryAfter(first, at(ATTACKER))).toBeUndefined();
+    // From then on the account trusts that address (the service remembers it).
+    const trusted: LoginAttempt = { ...at(ATTACKER), trusted: true };
+    await failOn(first, trusted, 5);
+    expect(await retryAfter(first, trusted)).toBeUndefined();
   });
 
   it('an answer that comes back after a success does not bring the count back', async () => {
@@ -143,6 +158,7 @@ describe('LoginAttemptLimiter with shared counters (two instances)', () => {
     await settle();
     expect(keys).toEqual([
       expect.stringMatching(/^login-failures:pair:[0-9a-f]{64}$/),
+      expect.stringMatching(/^login-failures:username:[0-9a-f]{64}$/),
       `login-failures:address:${ATTACKER}`,
     ]);
   });

@@ -86,12 +86,86 @@ describe('LoginAttemptLimiter', () => {
     expect(retryAfter(at(ATTACKER))).toBeUndefined();
   });
 
-  it('never makes the owner wait at another address for failures on his username', () => {
-    fail(at(ATTACKER), 16);
-    expect(retryAfter(at(ATTACKER))).toBe(15 * 60);
+  it('never makes the owner wait at another address for failures on his username there', () => {
+    fail(at(ATTACKER), 10);
+    expect(retryAfter(at(ATTACKER))).toBe(16);
     expect(retryAfter(at(OWNER))).toBeUndefined();
     // Nor anyone else at the attacker's address, until it has failed too often for any name.
     expect(retryAfter(at(ATTACKER, 'bob'))).toBeUndefined();
+  });
+
+  describe('one username guessed from many addresses', () => {
+    const addresses = Array.from({ length: 20 }, (_, i) => `203.0.113.${i + 1}`);
+
+    /** Attempts as the service makes them: refused (429) or checked and failed. */
+    function guess(attempt: LoginAttempt): 'checked' | TooManyLoginAttemptsError {
+      try {
+        limiter.assertAllowed(attempt);
+      } catch (error) {
+        return error as TooManyLoginAttemptsError;
+      }
+      fail(attempt);
+      return 'checked';
+    }
+
+    it('checks only the free failures and one more, 6 guesses from each of 20 addresses', () => {
+      const outcomes = [];
+      for (let round = 0; round < 6; round += 1) {
+        for (const address of addresses) outcomes.push(guess(at(address)));
+      }
+      expect(outcomes.filter((outcome) => outcome === 'checked')).toHaveLength(11);
+      const refusals = outcomes.filter(
+        (outcome): outcome is TooManyLoginAttemptsError => outcome !== 'checked',
+      );
+      expect(refusals).toHaveLength(109);
+      expect(refusals.every((refusal) => refusal.counted === 'username')).toBe(true);
+      expect(refusals[0].retryAfterSeconds).toBe(1);
+      expect(refusals[0].message).toMatch(/for this username/);
+    });
+
+    it('doubles the wait with every failure past the free ones, from anywhere', () => {
+      for (const address of addresses.slice(0, 10)) fail(at(address));
+      expect(retryAfter(at(addresses[10]))).toBeUndefined();
+      const waits: number[] = [];
+      for (const address of addresses.slice(10, 16)) {
+        fail(at(address));
+        const seconds = retryAfter(at(addresses[19]));
+        if (seconds === undefined) throw new Error('expected a wait');
+        waits.push(seconds);
+        now += seconds * SECOND;
+      }
+      expect(waits).toEqual([1, 2, 4, 8, 16, 32]);
+    });
+
+    it('lets a trusted attempt (the owner) in meanwhile, and counts its failures', () => {
+      for (const address of addresses.slice(0, 11)) fail(at(address));
+      expect(retryAfter(at(OWNER))).toBe(1);
+      const owner: LoginAttempt = { ...at(OWNER), trusted: true };
+      expect(retryAfter(owner)).toBeUndefined();
+      // Its attempt is not counted before the check; its failure is.
+      limiter.recordAttempt(owner);
+      expect(limiter.usernameWaitMs(owner)).toBe(1 * SECOND);
+      limiter.recordFailure(owner);
+      expect(limiter.usernameWaitMs(owner)).toBe(2 * SECOND);
+      // Still held back at its own address by its own failures there, like anyone.
+      fail(owner, 5);
+      expect(retryAfter(owner)).toBe(1);
+    });
+
+    it("is not cleared by a success (the owner's would hand the guesser free guesses again)", () => {
+      for (const address of addresses.slice(0, 11)) fail(at(address));
+      const owner: LoginAttempt = { ...at(OWNER), trusted: true };
+      limiter.recordAttempt(owner);
+      limiter.recordSuccess(owner);
+      expect(retryAfter(at(addresses[19]))).toBe(1);
+    });
+
+    it('forgets the username’s failures after a day', () => {
+      for (const address of addresses.slice(0, 10)) fail(at(address));
+      now += 24 * HOUR;
+      fail(at(addresses[10]));
+      expect(retryAfter(at(addresses[11]))).toBeUndefined();
+    });
   });
 
   it('counts an IPv6 client by its /64, an IPv4-mapped one as IPv4', () => {
@@ -126,10 +200,12 @@ describe('LoginAttemptLimiter', () => {
     fail(at(ATTACKER), 5);
     limiter.recordAttempt(at(ATTACKER));
     limiter.recordSuccess(at(ATTACKER));
-    fail(at(ATTACKER), 5);
-    expect(retryAfter(at(ATTACKER))).toBeUndefined();
-    fail(at(ATTACKER));
-    expect(retryAfter(at(ATTACKER))).toBe(1);
+    // From then on the account trusts that address (the service remembers it).
+    const trusted: LoginAttempt = { ...at(ATTACKER), trusted: true };
+    fail(trusted, 5);
+    expect(retryAfter(trusted)).toBeUndefined();
+    fail(trusted);
+    expect(retryAfter(trusted)).toBe(1);
   });
 
   it("forgets an address's failures after an hour, a username's there after a day", () => {

@@ -12,6 +12,10 @@ const FREE_FAILURES_PER_USERNAME_AND_ADDRESS = 5;
 // Everybody behind one NAT or proxy (an office, a mobile carrier) shares an address, and their
 // honest failures add up; a guesser spraying one password over many usernames goes far past them.
 const FREE_FAILURES_PER_ADDRESS = 20;
+// A guesser spread over many addresses stays under both counts above, so one username's failures
+// over all addresses count too. Its owner signs in from a few places, and those are not slowed
+// by it (see LoginAttempt.trusted): the free ones are for his first sign-ins from a new place.
+const FREE_FAILURES_PER_USERNAME = 10;
 // The wait after the first failure past the free ones: hardly noticed by a person, and each
 // further failure doubles it, so a guesser soon waits far longer than he guesses.
 const FIRST_WAIT_MS = 1_000;
@@ -21,6 +25,9 @@ const MAX_WAIT_MS = 15 * 60 * 1000;
 // The failures of one username at one address are remembered this long from the first of them,
 // unless a success clears them: a guesser cannot start afresh by pausing for a while.
 const USERNAME_AND_ADDRESS_MEMORY_MS = 24 * 60 * 60 * 1000;
+// Nobody's success clears a username's count (the owner signing in would hand the guesser a fresh
+// set of free guesses), so it lasts as long as the username's at one address.
+const USERNAME_MEMORY_MS = USERNAME_AND_ADDRESS_MEMORY_MS;
 // A success never clears an address's count (a guesser would sign in to an account of his own
 // between guesses), so it is forgotten sooner: the honest failures of a shared address must not
 // pile up over a working day.
@@ -32,7 +39,7 @@ const MAX_TRACKED = 100_000;
 /** How one kind of failure count slows the attempts that follow. */
 interface BackoffPolicy {
   /** Names its counters in the shared store. */
-  readonly name: 'pair' | 'address';
+  readonly name: 'pair' | 'address' | 'username';
   readonly freeFailures: number;
   /** How long failures are remembered, from the first one of a window. */
   readonly memoryMs: number;
@@ -47,6 +54,11 @@ const PER_ADDRESS: BackoffPolicy = {
   name: 'address',
   freeFailures: FREE_FAILURES_PER_ADDRESS,
   memoryMs: ADDRESS_MEMORY_MS,
+};
+const PER_USERNAME: BackoffPolicy = {
+  name: 'username',
+  freeFailures: FREE_FAILURES_PER_USERNAME,
+  memoryMs: USERNAME_MEMORY_MS,
 };
 
 /** The wait a count of failures imposes before the next attempt: none while some are free. */
@@ -63,6 +75,13 @@ export interface LoginAttempt {
   readonly usernameKey: string;
   /** As the server sees it (`request.ip`); IPv6 addresses are counted by their /64. */
   readonly address: string | undefined;
+  /**
+   * Vouched for by the account itself: it comes from an address the account signed in from
+   * before, or carries the account's own valid token. It is not held back by the username's
+   * failures over all addresses (the owner is never locked out by a guesser), but its own
+   * failures count there too.
+   */
+  readonly trusted?: boolean;
 }
 
 interface Failures {
@@ -180,9 +199,9 @@ class FailureCounts {
   /** Usernames are not kept in the shared store as such: a digest names their counters. */
   private sharedKeys(id: string): [failures: string, wait: string] {
     const name =
-      this.policy.name === 'pair'
-        ? `pair:${createHash('sha256').update(id).digest('hex')}`
-        : `address:${id}`;
+      this.policy.name === 'address'
+        ? `address:${id}`
+        : `${this.policy.name}:${createHash('sha256').update(id).digest('hex')}`;
     return [`login-failures:${name}`, `login-wait:${name}`];
   }
 
@@ -207,18 +226,20 @@ class FailureCounts {
 
 /**
  * Slows password guessing without giving anyone a switch to lock an account's owner out. Failures
- * are counted per username and client address, and per client address over all usernames; past
- * a few free ones each failure imposes a wait before the next attempt from that address (for that
- * username, or for any), doubling with every further failure up to a cap, during which attempts
- * are answered 429 with `Retry-After`. The owner, signing in from another address, is never
- * refused because of someone else's failures on his username. A success clears the count of its
- * username at its address (not the address's).
+ * are counted per username and client address, per client address over all usernames, and per
+ * username over all addresses; past a few free ones each failure imposes a wait before the next
+ * attempt (from that address for that username, from that address for any, or for that username
+ * from anywhere), doubling with every further failure up to a cap, during which attempts are
+ * answered 429 with `Retry-After`. The username's wait does not hold back an attempt the account
+ * vouches for (`trusted`: from an address it signed in from before, or with its own token), so a
+ * guesser spread over many addresses is slowed while the owner still gets in. A success clears
+ * the count of its username at its address (not the address's, nor the username's).
  *
  * The checks are synchronous and read this process's counts. With REDIS_URL the counts are
- * shared: every failure and success is also written to Redis, and before each token request
- * `refresh` (run by LoginAttemptsRefresh) replaces the local counts by the shared ones, so every
- * instance enforces one budget. While Redis is unreachable each instance goes on with its own
- * counts (logged once).
+ * shared: every failure and success is also written to Redis, and before each request that
+ * checks a password `refresh` (run by LoginAttemptsRefresh) replaces the local counts by the
+ * shared ones, so every instance enforces one budget. While Redis is unreachable each instance
+ * goes on with its own counts (logged once).
  */
 @Injectable()
 export class LoginAttemptLimiter {
@@ -228,12 +249,14 @@ export class LoginAttemptLimiter {
   );
   private readonly perUsernameAndAddress: FailureCounts;
   private readonly perAddress: FailureCounts;
+  private readonly perUsername: FailureCounts;
 
   constructor(
     @Optional() @Inject(SHARED_COUNTERS) private readonly shared: CounterStore | null = null,
   ) {
     this.perUsernameAndAddress = new FailureCounts(PER_USERNAME_AND_ADDRESS, shared, this.outage);
     this.perAddress = new FailureCounts(PER_ADDRESS, shared, this.outage);
+    this.perUsername = new FailureCounts(PER_USERNAME, shared, this.outage);
   }
 
   /** Throws TooManyLoginAttemptsError while a count makes this attempt wait. */
@@ -244,21 +267,40 @@ export class LoginAttemptLimiter {
       this.perUsernameAndAddress.waitMs(pair, now),
       this.perAddress.waitMs(address, now),
     );
-    if (waitMs > 0) throw new TooManyLoginAttemptsError(Math.ceil(waitMs / 1000));
+    if (waitMs > 0) throw new TooManyLoginAttemptsError(Math.ceil(waitMs / 1000), 'address');
+    const usernameWaitMs = attempt.trusted ? 0 : this.usernameWaitMs(attempt);
+    if (usernameWaitMs > 0) {
+      throw new TooManyLoginAttemptsError(Math.ceil(usernameWaitMs / 1000), 'username');
+    }
+  }
+
+  /**
+   * How long the username's failures over all addresses make an attempt that the account does
+   * not vouch for wait; 0 when they do not. While it is not 0, whether the attempt is trusted
+   * is worth finding out.
+   */
+  usernameWaitMs(attempt: LoginAttempt): number {
+    return this.perUsername.waitMs(attempt.usernameKey, Date.now());
   }
 
   /**
    * Before the (slow) password check: counts the attempt as a failure of its username at its
-   * address, so that parallel guesses cannot all pass while their hashes are computed.
-   * `recordSuccess` takes it back; `recordFailure` adds the address's count.
+   * address, and (unless trusted) of its username, so that parallel guesses cannot all pass
+   * while their hashes are computed. `recordSuccess` takes back the first; `recordFailure` adds
+   * the address's count.
    */
   recordAttempt(attempt: LoginAttempt): void {
     this.perUsernameAndAddress.recordFailure(ids(attempt).pair);
+    if (!attempt.trusted) this.perUsername.recordFailure(attempt.usernameKey);
   }
 
-  /** After a wrong password or an unknown username: the failure counts for its address too. */
+  /**
+   * After a wrong password or an unknown username: the failure counts for its address too, and
+   * for its username when it was trusted (and so not counted before the check).
+   */
   recordFailure(attempt: LoginAttempt): void {
     this.perAddress.recordFailure(ids(attempt).address);
+    if (attempt.trusted) this.perUsername.recordFailure(attempt.usernameKey);
   }
 
   recordSuccess(attempt: LoginAttempt): void {
@@ -269,11 +311,12 @@ export class LoginAttemptLimiter {
   async refresh(attempt: LoginAttempt): Promise<void> {
     if (!this.shared) return;
     const { pair, address } = ids(attempt);
-    let known: [SharedFailures, SharedFailures];
+    let known: SharedFailures[];
     try {
       known = await Promise.all([
         this.perUsernameAndAddress.peekShared(this.shared, pair),
         this.perAddress.peekShared(this.shared, address),
+        this.perUsername.peekShared(this.shared, attempt.usernameKey),
       ]);
     } catch (error) {
       // Keep the local counts: they are the best knowledge left.
@@ -283,6 +326,7 @@ export class LoginAttemptLimiter {
     this.outage.succeeded();
     this.perUsernameAndAddress.adopt(pair, known[0]);
     this.perAddress.adopt(address, known[1]);
+    this.perUsername.adopt(attempt.usernameKey, known[2]);
   }
 }
 

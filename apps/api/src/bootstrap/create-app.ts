@@ -13,6 +13,7 @@ import { REQUEST_ID_HEADER, requestIdFrom } from '../common/logging/request-id';
 import { createRootLogger } from '../common/logging/root-logger';
 import { RATE_LIMIT_HEADER_NAMES } from '../common/throttling/rate-limit-headers';
 import { type AppConfig } from '../config/app-config';
+import { configureCacheControl } from './cache-control';
 import { configureCompression } from './compression';
 import { prepareShutdown } from './graceful-shutdown';
 import { configureJsonBodies, BODY_LIMIT_BYTES } from './json-bodies';
@@ -75,6 +76,7 @@ export async function createApp(
   configureJsonBodies(fastify);
   configureJsonReplies(fastify);
   configureSecurityHeaders(app);
+  configureCacheControl(fastify);
   // After the request id, security and CORS headers: 405 with Allow, and OPTIONS without CORS.
   answerOtherMethods(fastify);
   serveProblemPages(fastify);

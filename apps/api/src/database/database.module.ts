@@ -3,6 +3,8 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Database } from './database';
 import { createDatabasePool, DATABASE_POOL } from './database-pool';
 import { DatabaseServer } from './database-server';
+import { openNotificationConnection } from './notification-connection';
+import { DatabaseNotifications } from './notifications';
 import { PrismaService } from './prisma.service';
 
 @Global()
@@ -19,9 +21,15 @@ import { PrismaService } from './prisma.service';
       useFactory: (server: DatabaseServer, config: AppConfig) =>
         createDatabasePool(server.url, config.database),
     },
+    {
+      provide: DatabaseNotifications,
+      inject: [DatabaseServer, APP_CONFIG],
+      useFactory: (server: DatabaseServer, config: AppConfig) =>
+        new DatabaseNotifications(() => openNotificationConnection(server.url, config.database)),
+    },
     PrismaService,
     Database,
   ],
-  exports: [PrismaService, Database, DatabaseServer],
+  exports: [PrismaService, Database, DatabaseServer, DatabaseNotifications],
 })
 export class DatabaseModule {}

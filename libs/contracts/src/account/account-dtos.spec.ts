@@ -1,5 +1,6 @@
 import { validateBody } from '../validation/validate-body';
 import { SignUpDto } from './sign-up.dto';
+import { ChangePasswordDto } from './change-password.dto';
 import { TokenRequestDto } from './token-request.dto';
 
 describe('SignUpDto', () => {
@@ -92,5 +93,28 @@ describe('TokenRequestDto', () => {
       { pointer: '/username', detail: 'is required' },
       { pointer: '/password', detail: 'is required' },
     ]);
+  });
+});
+
+describe('ChangePasswordDto', () => {
+  it('takes any current password up to the maximum and a new one of 8..256 characters', async () => {
+    for (const body of [
+      { currentPassword: 'x', newPassword: '12345678' },
+      { currentPassword: 'p'.repeat(256), newPassword: 'p'.repeat(256) },
+    ]) {
+      expect((await validateBody(ChangePasswordDto, body)).errors).toEqual([]);
+    }
+  });
+
+  it.each([
+    [{ currentPassword: 'old password', newPassword: 'short' }, '/newPassword'],
+    [{ currentPassword: 'old password', newPassword: 'p'.repeat(257) }, '/newPassword'],
+    [{ currentPassword: '', newPassword: '12345678' }, '/currentPassword'],
+    [{ currentPassword: 'p'.repeat(257), newPassword: '12345678' }, '/currentPassword'],
+    [{ newPassword: '12345678' }, '/currentPassword'],
+    [{ currentPassword: 'old password', newPassword: '12345678', username: 'x' }, '/username'],
+  ])('rejects %j at %s', async (body, pointer) => {
+    const result = await validateBody(ChangePasswordDto, body);
+    expect(result.errors.map((error) => error.pointer)).toEqual([pointer]);
   });
 });

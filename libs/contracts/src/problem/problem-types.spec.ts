@@ -16,5 +16,8 @@ describe('problem types', () => {
     expect(PROBLEM_TYPES.methodNotAllowed).toBe('/problems/method-not-allowed');
     expect(PROBLEM_TITLES[PROBLEM_TYPES.methodNotAllowed]).toBe('Method not allowed');
     expect(PROBLEM_STATUSES[PROBLEM_TYPES.methodNotAllowed]).toBe(405);
+    expect(PROBLEM_STATUSES[PROBLEM_TYPES.wrongPassword]).toBe(403);
+    expect(PROBLEM_TYPES.recentSignInRequired).toBe('/problems/recent-sign-in-required');
+    expect(PROBLEM_STATUSES[PROBLEM_TYPES.recentSignInRequired]).toBe(403);
   });
 });

@@ -4,12 +4,16 @@ import {
   type OpenAPIObject,
   type OperationObject,
   type ParameterObject,
-  type PathItemObject,
   type HeaderObject,
   type ReferenceObject,
   SwaggerModule,
 } from '@nestjs/swagger';
 import { ensurePluginMetadata } from './plugin-metadata';
+import {
+  CACHE_CONTROL_EXTENSION,
+  NO_STORE,
+  PRIVATE_REVALIDATED,
+} from '../../common/http/cache-control';
 import { examplePath } from '../../common/openapi/examples';
 import { INSTANCE_PLACEHOLDER, PROBLEM_CONTENT_TYPE } from '../../common/openapi/problems';
 import { isUnlimitedRoute } from '../../common/throttling/rate-limit-budget';
@@ -21,8 +25,13 @@ export const DOCUMENT_PATH = 'docs/openapi.json';
 const DESCRIPTION = `Stores the layout of proposal pages: **project › block › row › column › content**.
 
 **Authorisation.** Every operation except sign-up, the token and health needs
-\`Authorization: Bearer <token>\`. In this explorer: run \`POST /accounts/auth/token\` with
-"Try it out", copy \`token\` from the answer, press **Authorize** and paste it.
+\`Authorization: Bearer <token>\`. In this explorer: run \`POST /accounts\` with "Try it out"
+as it stands (it signs up the example user), then \`POST /accounts/auth/token\` as it stands
+(the same user), copy \`token\` from the answer, press **Authorize** and paste it. A token stops
+working when it expires, on sign-out, on a password change (all but the one that made it) and
+when the account is deleted: from the next request on, on every instance. Answers that carry a
+token or a password's outcome say \`Cache-Control: no-store\`; reads under a token say
+\`private, no-cache\` (revalidate with the \`ETag\`).
 
 **Writes.** A create answers 201 with the new resource and its path in \`Location\`. An update
 (\`PUT\`) changes only the members it carries. A delete answers 204 and removes the whole subtree.
@@ -44,7 +53,9 @@ account, 256 KiB of \`data\` per content, 8 MiB per project's whole answer.
 **Errors** are RFC 9457 \`application/problem+json\` bodies (schema \`ProblemDetailsResponse\`)
 whose \`type\` names the kind of problem: \`/problems/validation\` (400, with \`errors\`),
 \`/problems/malformed-json\` (400), \`/problems/unauthorized\` (401),
-\`/problems/invalid-credentials\` (401), \`/problems/not-found\` (404, also for any unknown route),
+\`/problems/invalid-credentials\` (401), \`/problems/wrong-password\` (403: a password change's
+current password), \`/problems/recent-sign-in-required\` (403: deleting the account needs a token
+of the last 5 minutes), \`/problems/not-found\` (404, also for any unknown route),
 \`/problems/row-width-exceeded\` (409, with \`availableSize\`), \`/problems/limit-exceeded\` (409,
 with \`limit\`), \`/problems/username-taken\` (409), \`/problems/precondition-failed\` (412),
 \`/problems/payload-too-large\` (413), \`/problems/unsupported-media-type\` (415),
@@ -91,10 +102,6 @@ const PATH_PARAMETER_DESCRIPTIONS: Readonly<Record<string, string>> = {
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-
-function operationsOf(item: PathItemObject): OperationObject[] {
-  return METHODS.map((method) => item[method]).filter((operation) => operation !== undefined);
-}
 
 function isReference(value: object): value is ReferenceObject {
   return '$ref' in value;
@@ -175,13 +182,49 @@ function commonHeaders(path: string): Record<string, HeaderObject> {
   };
 }
 
+const CACHE_CONTROL: Readonly<Record<string, HeaderObject>> = {
+  [NO_STORE]: {
+    description:
+      'No cache may keep this answer: it carries a token or tells whether a password was right ' +
+      '(RFC 6749 §5.1, RFC 9111).',
+    required: true,
+    schema: { type: 'string', enum: [NO_STORE] },
+  },
+  [PRIVATE_REVALIDATED]: {
+    description:
+      "An account's own document: a browser may keep it, and revalidates it with its `ETag` " +
+      '(`If-None-Match`) before each use; no shared cache serves it.',
+    required: true,
+    schema: { type: 'string', enum: [PRIVATE_REVALIDATED] },
+  },
+};
+
+/**
+ * `Cache-Control` of a response (see bootstrap/cache-control.ts): what the operation names for
+ * all its answers (`@NoStore()`), else `private, no-cache` on a read's 200 and 304 under a token.
+ */
+function cacheControl(
+  operation: OperationObject,
+  method: string,
+  status: string,
+): HeaderObject | undefined {
+  const named = (operation as unknown as Record<string, unknown>)[CACHE_CONTROL_EXTENSION];
+  if (typeof named === 'string') return CACHE_CONTROL[named];
+  const protectedRead = method === 'get' && (operation.security?.length ?? 0) > 0;
+  return protectedRead && (status === '200' || status === '304')
+    ? CACHE_CONTROL[PRIVATE_REVALIDATED]
+    : undefined;
+}
+
 /**
  * What the decorators cannot know: the paths (parameters, `instance`, `Location` examples), and
  * the headers of every response.
  */
 function completeOperations(document: OpenAPIObject): void {
   for (const [path, item] of Object.entries(document.paths)) {
-    for (const operation of operationsOf(item)) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (operation === undefined) continue;
       const others = (operation.parameters ?? []).filter(
         (parameter) => isReference(parameter) || parameter.in !== 'path',
       );
@@ -197,13 +240,20 @@ function completeOperations(document: OpenAPIObject): void {
           const value = example.value as { instance?: string };
           if (value.instance === INSTANCE_PLACEHOLDER) value.instance = examplePath(path);
         }
-        response.headers = { ...response.headers, ...commonHeaders(path) };
+        const caching = cacheControl(operation, method, status);
+        response.headers = {
+          ...response.headers,
+          ...commonHeaders(path),
+          ...(caching ? { 'Cache-Control': caching } : {}),
+        };
         const location = response.headers.Location;
         const target = createdResourcePath(document, path) ?? nodeOfOperation(path);
         if (['200', '201'].includes(status) && location && !isReference(location) && target) {
           location.example = examplePath(target);
         }
       }
+      // Said by the responses' headers now; an extension would be noise to other tools.
+      delete (operation as unknown as Record<string, unknown>)[CACHE_CONTROL_EXTENSION];
     }
   }
 }

@@ -16,3 +16,5 @@ export * from './too-many-concurrent-requests.error';
 export * from './write-outcome-unknown.error';
 export * from './shutting-down.error';
 export * from './idempotency-key-reused.error';
+export * from './wrong-password.error';
+export * from './recent-sign-in-required.error';

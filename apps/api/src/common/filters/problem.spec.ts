@@ -9,12 +9,14 @@ import {
   LimitExceededError,
   PreconditionFailedError,
   PreconditionRequiredError,
+  RecentSignInRequiredError,
   RequestValidationError,
   ResourceNotFoundError,
   RowWidthExceededError,
   SignUpDisabledError,
   TooManyLoginAttemptsError,
   UsernameTakenError,
+  WrongPasswordError,
 } from '../errors';
 import { toProblem } from './problem';
 
@@ -164,6 +166,28 @@ describe('toProblem', () => {
       expect(problem.status).toBe(401);
       expect(problem.headers['www-authenticate']).toMatch(/^Bearer /);
       expect(problem.headers['www-authenticate']).not.toContain('error=');
+    });
+
+    it('WrongPasswordError → 403 wrong-password, without a challenge', () => {
+      const problem = toProblem(new WrongPasswordError(), '/accounts/auth/me/password');
+      expect(problem.status).toBe(403);
+      expect(problem.headers).toEqual({});
+      expect(problem.body).toMatchObject({
+        type: '/problems/wrong-password',
+        title: 'Wrong password',
+        status: 403,
+      });
+    });
+
+    it('RecentSignInRequiredError → 403 recent-sign-in-required, saying how recent', () => {
+      const problem = toProblem(new RecentSignInRequiredError(5), '/accounts/auth/me');
+      expect(problem.status).toBe(403);
+      expect(problem.body).toMatchObject({
+        type: '/problems/recent-sign-in-required',
+        title: 'Recent sign-in required',
+        status: 403,
+        detail: expect.stringContaining('last 5 minutes'),
+      });
     });
 
     it('TooManyLoginAttemptsError → 429 rate-limited with Retry-After', () => {

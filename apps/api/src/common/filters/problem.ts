@@ -11,6 +11,7 @@ import {
   LimitExceededError,
   PreconditionFailedError,
   PreconditionRequiredError,
+  RecentSignInRequiredError,
   RequestValidationError,
   ResourceNotFoundError,
   RowWidthExceededError,
@@ -20,6 +21,7 @@ import {
   TooManyLoginAttemptsError,
   UsernameTakenError,
   WriteOutcomeUnknownError,
+  WrongPasswordError,
 } from '../errors';
 import { RateLimitExceededError } from '../throttling/rate-limit-exceeded.error';
 import { describeProblem, type ProblemKind } from './problem-catalog';
@@ -127,6 +129,10 @@ function fromDomainError(error: DomainError, make: Make): Problem {
   }
   if (error instanceof InvalidCredentialsError) {
     return make('invalidCredentials', error.message, {}, { 'www-authenticate': error.challenge });
+  }
+  if (error instanceof WrongPasswordError) return make('wrongPassword', error.message);
+  if (error instanceof RecentSignInRequiredError) {
+    return make('recentSignInRequired', error.message);
   }
   if (error instanceof AuthenticationRequiredError) {
     const challenge = error.bearerError

@@ -210,6 +210,11 @@ export function ApiCreatedJsonResponse(
   });
 }
 
+/** 204, no body. */
+export function ApiNoContentResponse(description: string): MethodDecorator & ClassDecorator {
+  return ApiResponse({ status: 204, description });
+}
+
 /** 204, no body; the project revision the delete created. */
 export function ApiDeletedResponse(description: string): MethodDecorator & ClassDecorator {
   return ApiResponse({

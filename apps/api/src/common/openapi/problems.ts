@@ -89,6 +89,18 @@ const PROBLEM_DOCS: Readonly<Record<DocumentedProblemKind, ProblemDoc>> = {
       },
     },
   },
+  wrongPassword: {
+    when:
+      'The current password sent to change it is wrong. Nothing changed; it counts as a failed ' +
+      'sign-in, and too many of them answer 429 for a while.',
+    detail: 'The current password is wrong',
+  },
+  recentSignInRequired: {
+    when:
+      'The operation cannot be undone and needs a token obtained in the last 5 minutes: get a ' +
+      'new token with `POST /accounts/auth/token`, then repeat it. Nothing changed.',
+    detail: 'This needs a token obtained in the last 5 minutes: sign in again, then repeat it',
+  },
   notFound: {
     when:
       'A resource on the path does not exist for this account: unknown, malformed, under ' +
