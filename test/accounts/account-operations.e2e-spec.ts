@@ -45,6 +45,28 @@ describe('sign out, sign out everywhere, change password, delete the account', (
 
   const me = (token: string) => api.get('/accounts/auth/me', { token });
 
+  it('gives no project to an account deleted between its token check and the write: 401, nothing made', async () => {
+    const { id, tokens } = await accountWithTokens(1);
+    const [token] = tokens;
+    const original = await api.post('/projects', { title: 'Before' }, { token });
+    expect(original.status).toBe(201);
+    // The deletion's mark lands while this instance still holds the token it verified: the
+    // window between a request's token check and its write, held open.
+    await sql('UPDATE accounts SET deleted_at = now() WHERE id = $1', [id]);
+    const created = await api.post('/projects', { title: 'After' }, { token });
+    const copied = await api.post(
+      `${original.headers.location as string}/duplicate`,
+      {},
+      { token },
+    );
+    for (const refused of [created, copied]) {
+      expect([refused.status, refused.body.type]).toEqual([401, '/problems/unauthorized']);
+    }
+    expect(await sql('SELECT title FROM projects WHERE owner_id = $1', [id])).toEqual([
+      { title: 'Before' },
+    ]);
+  });
+
   it('signs out: the token in use answers 401 from then on, the others keep working', async () => {
     const { tokens } = await accountWithTokens(2);
     const signOut = await api.delete('/accounts/auth/token', { token: tokens[0] });

@@ -309,7 +309,14 @@ WITH
       map_b m
       JOIN blocks x ON x.id = m.old_id
       AND x.project_id = $2
-      CROSS JOIN allowed
+      CROSS JOIN (
+        SELECT
+          1
+        FROM
+          allowed
+        LIMIT
+          1
+      ) gate
     RETURNING
       blocks.id
   ),
@@ -340,7 +347,14 @@ WITH
       map_r m
       JOIN rows x ON x.id = m.old_id
       AND x.project_id = $2
-      CROSS JOIN allowed
+      CROSS JOIN (
+        SELECT
+          1
+        FROM
+          allowed
+        LIMIT
+          1
+      ) gate
     RETURNING
       rows.id
   ),
@@ -371,7 +385,14 @@ WITH
       map_c m
       JOIN columns x ON x.id = m.old_id
       AND x.project_id = $2
-      CROSS JOIN allowed
+      CROSS JOIN (
+        SELECT
+          1
+        FROM
+          allowed
+        LIMIT
+          1
+      ) gate
     RETURNING
       columns.id
   ),
@@ -391,7 +412,14 @@ WITH
       map_ct m
       JOIN contents x ON x.id = m.old_id
       AND x.project_id = $2
-      CROSS JOIN allowed
+      CROSS JOIN (
+        SELECT
+          1
+        FROM
+          allowed
+        LIMIT
+          1
+      ) gate
     RETURNING
       contents.id
   ),

@@ -234,7 +234,14 @@ WITH
       map_c m
       JOIN columns x ON x.id = m.old_id
       AND x.project_id = $1
-      CROSS JOIN allowed
+      CROSS JOIN (
+        SELECT
+          1
+        FROM
+          allowed
+        LIMIT
+          1
+      ) gate
     RETURNING
       columns.id
   ),
@@ -254,7 +261,14 @@ WITH
       map_ct m
       JOIN contents x ON x.id = m.old_id
       AND x.project_id = $1
-      CROSS JOIN allowed
+      CROSS JOIN (
+        SELECT
+          1
+        FROM
+          allowed
+        LIMIT
+          1
+      ) gate
     RETURNING
       contents.id
   ),

@@ -183,7 +183,14 @@ WITH
       map_ct m
       JOIN contents x ON x.id = m.old_id
       AND x.project_id = $1
-      CROSS JOIN allowed
+      CROSS JOIN (
+        SELECT
+          1
+        FROM
+          allowed
+        LIMIT
+          1
+      ) gate
     RETURNING
       contents.id
   ),

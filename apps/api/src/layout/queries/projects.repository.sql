@@ -115,6 +115,7 @@ WITH
       allowed
     WHERE
       a.id = $2
+      AND a.deleted_at IS NULL
     RETURNING
       a.project_count
   ),
@@ -130,7 +131,7 @@ WITH
     FROM
       map_p m
       JOIN projects x ON x.id = m.old_id
-      CROSS JOIN allowed
+      CROSS JOIN counted
     RETURNING
       n.id,
       (
@@ -181,7 +182,14 @@ WITH
       map_b m
       JOIN blocks x ON x.id = m.old_id
       AND x.project_id = $1
-      CROSS JOIN allowed
+      CROSS JOIN (
+        SELECT
+          1
+        FROM
+          copy_p
+        LIMIT
+          1
+      ) gate
     RETURNING
       blocks.id
   ),
@@ -212,7 +220,14 @@ WITH
       map_r m
       JOIN rows x ON x.id = m.old_id
       AND x.project_id = $1
-      CROSS JOIN allowed
+      CROSS JOIN (
+        SELECT
+          1
+        FROM
+          copy_p
+        LIMIT
+          1
+      ) gate
     RETURNING
       rows.id
   ),
@@ -243,7 +258,14 @@ WITH
       map_c m
       JOIN columns x ON x.id = m.old_id
       AND x.project_id = $1
-      CROSS JOIN allowed
+      CROSS JOIN (
+        SELECT
+          1
+        FROM
+          copy_p
+        LIMIT
+          1
+      ) gate
     RETURNING
       columns.id
   ),
@@ -263,7 +285,14 @@ WITH
       map_ct m
       JOIN contents x ON x.id = m.old_id
       AND x.project_id = $1
-      CROSS JOIN allowed
+      CROSS JOIN (
+        SELECT
+          1
+        FROM
+          copy_p
+        LIMIT
+          1
+      ) gate
     RETURNING
       contents.id
   )
@@ -535,6 +564,7 @@ WITH
       project_count = a.project_count + 1
     WHERE
       a.id = $1
+      AND a.deleted_at IS NULL
     RETURNING
       a.project_count
   ),

@@ -179,7 +179,14 @@ WITH
       map_r m
       JOIN rows x ON x.id = m.old_id
       AND x.project_id = $3
-      CROSS JOIN allowed
+      CROSS JOIN (
+        SELECT
+          1
+        FROM
+          allowed
+        LIMIT
+          1
+      ) gate
     RETURNING
       rows.id
   ),
@@ -210,7 +217,14 @@ WITH
       map_c m
       JOIN columns x ON x.id = m.old_id
       AND x.project_id = $3
-      CROSS JOIN allowed
+      CROSS JOIN (
+        SELECT
+          1
+        FROM
+          allowed
+        LIMIT
+          1
+      ) gate
     RETURNING
       columns.id
   ),
@@ -230,7 +244,14 @@ WITH
       map_ct m
       JOIN contents x ON x.id = m.old_id
       AND x.project_id = $3
-      CROSS JOIN allowed
+      CROSS JOIN (
+        SELECT
+          1
+        FROM
+          allowed
+        LIMIT
+          1
+      ) gate
     RETURNING
       contents.id
   ),

@@ -121,14 +121,16 @@ const LOCK = sqlStatement<ProjectScope, { revision: number; title: string; tree_
    FROM locked p`,
 );
 
-// The account's row lock serialises its creates, so the count is exact under concurrency.
+// The account's row lock serialises its creates, so the count is exact under concurrency. An
+// account deleted meanwhile (its token was good when the request came) gets no new project.
 const INSERT = sqlStatement<
   { accountId: string; title: string },
   { id: string; revision: number; json: string; projects: number }
 >(
   'projects.insert',
   `WITH counted AS (
-     UPDATE accounts a SET project_count = a.project_count + 1 WHERE a.id = $accountId
+     UPDATE accounts a SET project_count = a.project_count + 1
+     WHERE a.id = $accountId AND a.deleted_at IS NULL
      RETURNING a.project_count),
    inserted AS (
      INSERT INTO projects AS p (owner_id, title) SELECT $accountId, $title FROM counted
@@ -208,16 +210,16 @@ export class ProjectsRepository {
       );
   }
 
-  /** A new project and the number of projects the account has with it. */
+  /**
+   * A new project and the number of projects the account has with it; undefined when the
+   * account was deleted since its token was checked.
+   */
   insert(
     round: Round,
     accountId: string,
     title: string,
-  ): Pending<{ id: string; revision: number; json: string; projects: number }> {
-    return round.row(INSERT, { accountId, title }).map((row) => {
-      if (!row) throw new Error('projects.insert: the signed-in account is gone');
-      return row;
-    });
+  ): Pending<{ id: string; revision: number; json: string; projects: number } | undefined> {
+    return round.row(INSERT, { accountId, title });
   }
 
   retitle(

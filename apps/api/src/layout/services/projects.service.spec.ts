@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import {
+  AuthenticationRequiredError,
   LimitExceededError,
   PreconditionFailedError,
   RequestValidationError,
@@ -228,6 +229,14 @@ describe('ProjectsService', () => {
       // Thrown from the work, so the transaction rolls the insert back.
       await expect(db.transaction.mock.results[0].value).rejects.toBeInstanceOf(LimitExceededError);
     });
+
+    it('an account deleted since its token was checked gets no project: AuthenticationRequiredError', async () => {
+      repository.insert.mockImplementation(() => reply(undefined));
+      await expect(service.create('acc-1', { title: 'New' })).rejects.toMatchObject({
+        constructor: AuthenticationRequiredError,
+        bearerError: 'invalid_token',
+      });
+    });
   });
 
   describe('update', () => {
@@ -455,11 +464,11 @@ describe('ProjectsService', () => {
       });
     });
 
-    it('a copy the statement refused under no rule the service knows fails as a defect, not as a client error', async () => {
-      copies(REFUSED, null);
+    it('a copy the statement refused within the nodes (its account deleted meanwhile) is AuthenticationRequiredError, a 401', async () => {
+      copies({ ...REFUSED, nodes: 40 }, null);
       await expect(service.duplicate(PROJECT, {}, RequestConditions.NONE)).rejects.toMatchObject({
-        constructor: Error,
-        message: 'A copy was refused by no rule the service knows',
+        constructor: AuthenticationRequiredError,
+        bearerError: 'invalid_token',
       });
     });
 

@@ -18,6 +18,7 @@ import {
 import { type RequestConditions } from '../../common/http/request-conditions';
 import { Representation } from '../../common/http/representation';
 import { SerializedJson } from '../../common/json/serialized-json';
+import { AuthenticationRequiredError } from '../../common/errors';
 import { Database } from '../../database/database';
 import { pathOf } from '../layout.paths';
 import { type ProjectScope } from '../layout.scopes';
@@ -28,7 +29,7 @@ import { newNodeId } from './body-ids';
 import { answerNode, answerUnchanged } from './node-answers';
 import { notFound } from './not-found';
 import { readTagged } from './tagged-read';
-import { assertCopied, assertCopyWithin, assertTreeWithin, assertWithinCount } from './tree-limits';
+import { assertCopyWithin, assertTreeWithin, assertWithinCount } from './tree-limits';
 import { TreeWriter } from './tree-writer';
 
 /** A page of `GET /projects`: the answer, and the cursor of the next page when there is one. */
@@ -97,7 +98,7 @@ export class ProjectsService {
       answerOnce(round, this.keys, accountId, idempotency, (next) => {
         const created = this.projects.insert(next, accountId, body.title);
         return next.finish(() => {
-          const project = created.get();
+          const project = created.get() ?? accountGone();
           assertWithinCount(project.projects, PROJECTS_PER_ACCOUNT_MAX, 'An account');
           return answerNode<ProjectResponse>(
             project.json,
@@ -183,8 +184,10 @@ export class ProjectsService {
             treeBefore: 0,
             treeAfter: copied.treeBytes ?? 0,
           });
+          // Within the nodes, the statement copies nothing only for an account deleted since
+          // its token was checked.
+          if (!copied.copied) accountGone();
           assertWithinCount(copied.projects ?? 0, PROJECTS_PER_ACCOUNT_MAX, 'An account');
-          assertCopied(copied);
           return answerNode<ProjectResponse>(
             copy.json.get() ?? notFound('Project'),
             1,
@@ -195,4 +198,9 @@ export class ProjectsService {
       }),
     );
   }
+}
+
+/** The account was deleted after its token was checked: the token no longer works. */
+function accountGone(): never {
+  throw new AuthenticationRequiredError('This token no longer works', 'invalid_token');
 }

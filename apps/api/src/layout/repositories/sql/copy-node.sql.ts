@@ -55,11 +55,12 @@ function nodesCounted(level: TreeLevel): string {
 
 /**
  * Inserts the copies of `level` from their pairs. `sortKey` is the copied node's place (its
- * copies beneath it keep theirs); `project` the project they go into; `revision` theirs.
+ * copies beneath it keep theirs); `project` the project they go into; `revision` theirs; and
+ * only when the CTE `gate` has a row (the copy is allowed, or its project was made).
  */
 function insertCopies(
   level: ChildLevel,
-  options: { sortKey?: string; project: string; revision: string },
+  options: { sortKey?: string; project: string; revision: string; gate: string },
 ): string {
   const { table, alias, parentColumn } = TREE_LEVELS[level];
   const values = COPIED_VALUES[level];
@@ -71,7 +72,7 @@ function insertCopies(
     INSERT INTO ${table} (id, project_id, ${[...own, 'sort_key', ...values, ...revisions].join(', ')})
     SELECT m.new_id, ${options.project}, ${[...ownValues, options.sortKey ?? 'x.sort_key', ...values.map((v) => `x.${v}`), ...revisions.map(() => options.revision)].join(', ')}
     FROM map_${alias} m JOIN ${table} x ON x.id = m.old_id AND x.project_id = $projectId
-    CROSS JOIN allowed
+    CROSS JOIN (SELECT 1 FROM ${options.gate} LIMIT 1) gate
     RETURNING ${table}.id)`;
 }
 
@@ -137,6 +138,7 @@ export function copyNodeStatement<P extends object, R extends CopiedRow>(
               : undefined,
           project: '$projectId',
           revision: WRITE_REVISION,
+          gate: 'allowed',
         }),
       ),
     ].join(',\n'),
@@ -166,9 +168,10 @@ export interface CopiedProjectRow {
 /**
  * Copies the caller's project `$projectId` with its whole tree into a new project of theirs,
  * `$copyId`, at revision 1, titled `$title`, or the original's title (cut to fit `$titleMax`)
- * with `$titleSuffix`. Nothing is copied past `$maxNodes` nodes. It counts the copy among the
- * account's projects (the account's row lock serialises its creates, so the count is exact). It
- * writes one project only: the original is read, in the statement's snapshot.
+ * with `$titleSuffix`. Nothing is copied past `$maxNodes` nodes, nor for an account deleted
+ * since its token was checked. It counts the copy among the account's projects (the account's
+ * row lock serialises its creates, so the count is exact). It writes one project only: the
+ * original is read, in the statement's snapshot.
  */
 export const COPY_PROJECT = sqlStatement<
   {
@@ -192,17 +195,18 @@ export const COPY_PROJECT = sqlStatement<
     `allowed AS (SELECT 1 FROM fits f, source s WHERE f.nodes <= $maxNodes::bigint)`,
     `counted AS (
        UPDATE accounts a SET project_count = a.project_count + 1 FROM allowed
-       WHERE a.id = $accountId RETURNING a.project_count)`,
+       WHERE a.id = $accountId AND a.deleted_at IS NULL RETURNING a.project_count)`,
     `copy_p AS (
        INSERT INTO projects AS n (id, owner_id, title, child_count, children_bytes)
        SELECT m.new_id, $accountId,
          COALESCE($title::text,
            left(x.title, $titleMax::int - char_length($titleSuffix::text)) || $titleSuffix::text),
          x.child_count, x.children_bytes
-       FROM map_p m JOIN projects x ON x.id = m.old_id CROSS JOIN allowed
+       FROM map_p m JOIN projects x ON x.id = m.old_id CROSS JOIN counted
        RETURNING n.id, ${projectBytes('n')} AS tree_bytes)`,
     ...levelAndDescendants('block').map((l) =>
-      insertCopies(l as ChildLevel, { project: '$copyId::uuid', revision: '1' }),
+      // Beneath the copy only once it is made (not when its account is gone meanwhile).
+      insertCopies(l as ChildLevel, { project: '$copyId::uuid', revision: '1', gate: 'copy_p' }),
     ),
   ].join(',\n')}
   SELECT s.revision, f.nodes::text AS nodes, c.project_count AS projects,
