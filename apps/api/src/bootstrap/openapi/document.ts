@@ -34,6 +34,7 @@ that changes its tree; every write answers it in \`Project-Revision\`. Every rea
 tags along its path, not a sibling's): send it in \`If-None-Match\` to get 304 when nothing
 changed, and in \`If-Match\` on \`PUT\` or \`DELETE\` to change the resource only if nobody else did
 meanwhile (412 otherwise, with the current \`ETag\`; 428 without it when the server requires it).
+On a change, \`If-None-Match\` naming the current tag (or \`*\`) answers 412 and changes nothing.
 Limits: 500 blocks per project, 500 rows per block, 1000 contents per column, 10 000 projects per
 account, 256 KiB of \`data\` per content, 8 MiB per project's whole answer.
 

@@ -112,8 +112,9 @@ const PROBLEM_DOCS: Readonly<Record<DocumentedProblemKind, ProblemDoc>> = {
   },
   preconditionFailed: {
     when:
-      '`If-Match` names none of the current tags of the resource: someone changed it since it ' +
-      'was read. Nothing changed; `ETag` carries the current tag.',
+      '`If-Match` names none of the current tags of the resource (someone changed it since it ' +
+      'was read), or `If-None-Match` names its current tag or is `*`. Nothing changed; `ETag` ' +
+      'carries the current tag.',
     detail: 'The resource has changed since it was read; reload it and try again',
     headers: {
       ETag: {

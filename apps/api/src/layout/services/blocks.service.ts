@@ -87,7 +87,7 @@ export class BlocksService {
   ): Promise<Representation<BlockResponse>> {
     return this.writer.write(scope, async (write) => {
       const current = (await this.blocks.findForWrite(write.tx, scope)) ?? notFound('Block');
-      conditions.assertIfMatch(nodeTag(current.revision));
+      conditions.assertPreconditions(nodeTag(current.revision));
       const next = {
         description: body.description ?? current.description,
         style: body.style === undefined ? current.style : withDefaults(body.style),
@@ -128,7 +128,7 @@ export class BlocksService {
   async delete(scope: BlockScope, conditions: RequestConditions): Promise<Representation<never>> {
     return this.writer.write(scope, async (write) => {
       const deleted = (await this.blocks.delete(write.tx, scope)) ?? notFound('Block');
-      conditions.assertIfMatch(nodeTag(deleted));
+      conditions.assertPreconditions(nodeTag(deleted));
       const project = await write.project;
       return Representation.empty({ projectRevision: project.revision });
     });

@@ -110,7 +110,7 @@ export class ColumnsService {
   async delete(scope: ColumnScope, conditions: RequestConditions): Promise<Representation<never>> {
     return this.writer.write(scope, async (write) => {
       const deleted = (await this.columns.delete(write.tx, scope)) ?? notFound('Column');
-      conditions.assertIfMatch(nodeTag(deleted));
+      conditions.assertPreconditions(nodeTag(deleted));
       const project = await write.project;
       return Representation.empty({ projectRevision: project.revision });
     });
@@ -134,7 +134,7 @@ export class ColumnsService {
         sortKey: sortKey ?? null,
       })) ?? notFound('Column');
     const project = await write.project;
-    conditions.assertIfMatch(nodeTag(resized.previousRevision));
+    conditions.assertPreconditions(nodeTag(resized.previousRevision));
     if (body.size !== undefined) assertFitsInRow(resized.others, body.size);
     if (resized.treeBytes !== undefined) assertTreeWithin(project.treeBytes, resized.treeBytes);
     return answerNode<ColumnResponse>(
@@ -156,7 +156,7 @@ export class ColumnsService {
     conditions: RequestConditions,
   ): Promise<Representation<ColumnResponse>> {
     const current = (await this.columns.findForWrite(write.tx, scope)) ?? notFound('Column');
-    conditions.assertIfMatch(nodeTag(current.revision));
+    conditions.assertPreconditions(nodeTag(current.revision));
     const contents = this.planContents(elements, current.contents);
     if (sameContents(contents, current)) return this.resize(write, scope, body, conditions);
     const size = body.size ?? current.size;

@@ -94,7 +94,7 @@ export class ContentsService {
     if (prepared.data) assertContentData(prepared.data, '/data');
     return this.writer.write(scope, async (write) => {
       const current = (await this.contents.findForWrite(write.tx, scope)) ?? notFound('Content');
-      conditions.assertIfMatch(nodeTag(current.revision));
+      conditions.assertPreconditions(nodeTag(current.revision));
       const next = this.composer.merge(prepared, current);
       const changed = !isDeepStrictEqual(
         { type: current.type, style: current.style, data: current.data },
@@ -132,7 +132,7 @@ export class ContentsService {
   async delete(scope: ContentScope, conditions: RequestConditions): Promise<Representation<never>> {
     return this.writer.write(scope, async (write) => {
       const deleted = (await this.contents.delete(write.tx, scope)) ?? notFound('Content');
-      conditions.assertIfMatch(nodeTag(deleted));
+      conditions.assertPreconditions(nodeTag(deleted));
       return Representation.empty({ projectRevision: (await write.project).revision });
     });
   }

@@ -108,7 +108,7 @@ export class ProjectsService {
   ): Promise<Representation<ProjectResponse>> {
     return this.writer.write(scope, async (write) => {
       const project = await write.project;
-      conditions.assertIfMatch(nodeTag(project.currentRevision));
+      conditions.assertPreconditions(nodeTag(project.currentRevision));
       if (body.title === undefined || body.title === project.title) {
         return answerUnchanged(
           write.tx,
@@ -128,7 +128,7 @@ export class ProjectsService {
   async delete(scope: ProjectScope, conditions: RequestConditions): Promise<Representation<never>> {
     return this.writer.write(scope, async (write) => {
       const project = await write.project;
-      conditions.assertIfMatch(nodeTag(project.currentRevision));
+      conditions.assertPreconditions(nodeTag(project.currentRevision));
       await this.projects.delete(write.tx, scope);
       return Representation.empty({ projectRevision: project.revision });
     });

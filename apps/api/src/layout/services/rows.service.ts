@@ -79,7 +79,7 @@ export class RowsService {
   ): Promise<Representation<RowResponse>> {
     return this.writer.write(scope, async (write) => {
       const current = (await this.rows.findForWrite(write.tx, scope)) ?? notFound('Row');
-      conditions.assertIfMatch(nodeTag(current.revision));
+      conditions.assertPreconditions(nodeTag(current.revision));
       const description = body.description ?? current.description;
       const changed = description !== current.description;
       const sortKey = await this.order.keyAt(write.tx, 'row', {
@@ -116,7 +116,7 @@ export class RowsService {
   async delete(scope: RowScope, conditions: RequestConditions): Promise<Representation<never>> {
     return this.writer.write(scope, async (write) => {
       const deleted = (await this.rows.delete(write.tx, scope)) ?? notFound('Row');
-      conditions.assertIfMatch(nodeTag(deleted));
+      conditions.assertPreconditions(nodeTag(deleted));
       const project = await write.project;
       return Representation.empty({ projectRevision: project.revision });
     });
