@@ -22,13 +22,21 @@ import {
   WriteOutcomeUnknownError,
 } from '../errors';
 import { RateLimitExceededError } from '../throttling/rate-limit-exceeded.error';
-import { describeProblem, type ProblemKind } from './problem-catalog';
+import { noteAnsweredProblem } from '../logging/answered-problem';
+import {
+  describeProblem,
+  logLevelOf,
+  type ProblemKind,
+  type ProblemLogLevel,
+} from './problem-catalog';
 
 /** An RFC 9457 problem ready to send: status, headers and body. */
 export interface Problem {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: ProblemBody;
+  /** The level at which the access log writes the answer (see problem-catalog.ts). */
+  readonly logLevel: ProblemLogLevel;
   /** Set for errors nobody anticipated: they are logged, and the client learns nothing of them. */
   readonly unexpected?: unknown;
 }
@@ -48,6 +56,7 @@ export function sendProblem(
   problem: Problem,
   headers: Record<string, string> = {},
 ): void {
+  noteAnsweredProblem(reply, { type: problem.body.type, level: problem.logLevel });
   void reply
     .status(problem.status)
     .headers({ ...problem.headers, ...headers })
@@ -68,6 +77,7 @@ export function toProblem(error: unknown, instance: string): Problem {
       status,
       headers,
       body: { type, title, status, detail, instance, ...extensions },
+      logLevel: logLevelOf(kind),
     };
   };
 
