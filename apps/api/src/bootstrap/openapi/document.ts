@@ -52,9 +52,12 @@ account may hold at most half of an instance's database connections),
 committed; read before repeating it), \`/problems/shutting-down\` (503: the instance is stopping,
 send the request again) and \`/problems/internal\` (500: a fault of the service, which says
 nothing more). Any operation can also answer \`/problems/headers-too-large\` (431, headers over
-16 KiB), \`/problems/malformed-request\` (400, not parseable as HTTP) or
+16 KiB), \`/problems/malformed-request\` (400, not parseable as HTTP, or framed as HTTP forbids:
+no \`Host\` in HTTP/1.1, several or an invalid one, a \`Transfer-Encoding\` not ending in
+\`chunked\`), \`/problems/expectation-failed\` (417, an \`Expect\` other than \`100-continue\`) or
 \`/problems/request-timeout\` (408, headers or body not received in time), before the request is
-routed; the connection is then closed. Every type URI is also a page: \`GET /problems/<kind>\`
+routed; the connection is then closed. \`CONNECT\` answers \`/problems/method-not-implemented\`
+(501): this service is no proxy. Every type URI is also a page: \`GET /problems/<kind>\`
 describes that problem (HTML, no token), \`GET /problems\` lists them all.
 
 **Methods.** A path answers \`HEAD\` wherever it answers \`GET\`. A method the path does not have

@@ -24,6 +24,8 @@ const LOG_LEVELS: Readonly<Record<ProblemKind, ProblemLogLevel>> = {
   malformedJson: 'info',
   malformedRequest: 'info',
   headersTooLarge: 'info',
+  expectationFailed: 'info',
+  methodNotImplemented: 'info',
   unauthorized: 'info',
   invalidCredentials: 'info',
   notFound: 'info',

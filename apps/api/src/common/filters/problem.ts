@@ -64,6 +64,23 @@ export function sendProblem(
     .send(problem.body);
 }
 
+/** The problem of `kind` about the request at `instance`, with what this occurrence adds. */
+export function problemOf(
+  kind: ProblemKind,
+  instance: string,
+  detail?: string,
+  extensions: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Problem {
+  const { type, title, status } = describeProblem(kind);
+  return {
+    status,
+    headers,
+    body: { type, title, status, detail, instance, ...extensions },
+    logLevel: logLevelOf(kind),
+  };
+}
+
 /** Maps any thrown value to the problem the client receives. */
 export function toProblem(error: unknown, instance: string): Problem {
   const make = (
@@ -71,15 +88,7 @@ export function toProblem(error: unknown, instance: string): Problem {
     detail: string | undefined,
     extensions: Record<string, unknown> = {},
     headers: Record<string, string> = {},
-  ): Problem => {
-    const { type, title, status } = describeProblem(kind);
-    return {
-      status,
-      headers,
-      body: { type, title, status, detail, instance, ...extensions },
-      logLevel: logLevelOf(kind),
-    };
-  };
+  ): Problem => problemOf(kind, instance, detail, extensions, headers);
 
   if (error instanceof DomainError) return fromDomainError(error, make);
   if (error instanceof RateLimitExceededError) {
