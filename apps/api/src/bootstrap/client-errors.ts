@@ -8,8 +8,14 @@ import {
   type ProblemKind,
 } from '@layout/contracts';
 
-/** The response a socket is writing, from the request's headers until it has finished. */
-const responsesInFlight = new WeakMap<Duplex, ServerResponse>();
+/**
+ * The response a connection is writing: Node's own record of it (`_httpMessage`, which its
+ * default handler of parser errors reads too), rather than one kept here for every request,
+ * which would cost every request what only a parse error needs.
+ */
+function responseInFlight(socket: Socket): ServerResponse | undefined {
+  return (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
+}
 
 /**
  * Writes the problem of `kind` straight to the socket and closes the connection: for answers
@@ -53,7 +59,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? 'requestTimeout'
         : 'malformedRequest';
-  const inFlight = responsesInFlight.get(socket);
+  const inFlight = responseInFlight(socket);
   if (inFlight !== undefined && !inFlight.writableFinished) {
     if (inFlight.req.complete) {
       inFlight.once('finish', () => answerOnSocket(socket, kind));
@@ -73,17 +79,8 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
  *   would close the connection without a word;
  * - a request whose `Expect` is not `100-continue`, which Node answers with an empty 417, goes
  *   on as a request marked as such, for request-framing.ts to answer as problem+json.
- * It also keeps the response each socket is writing, for answerClientError.
  */
 export function answerWhatNodeWould(server: Server): void {
-  server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
-    responsesInFlight.set(request.socket, response);
-    response.once('finish', () => {
-      if (responsesInFlight.get(request.socket) === response) {
-        responsesInFlight.delete(request.socket);
-      }
-    });
-  });
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
     socket.on('error', () => socket.destroy());
     answerOnSocket(socket, 'methodNotImplemented');

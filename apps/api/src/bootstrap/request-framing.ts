@@ -12,12 +12,15 @@ const HOST = /^(?:\[[0-9A-Za-z._~!$&'()*+,;=:-]+\]|[0-9A-Za-z._~!$&'()*+,;=%-]*)
 
 /** Why a request whose headers Node accepted must still be refused, if it must. */
 function framingProblem(request: IncomingMessage): [ProblemKind, string] | undefined {
-  const hosts = request.rawHeaders.filter(
-    (_value, index) => index % 2 === 0 && request.rawHeaders[index].toLowerCase() === 'host',
-  );
+  // Node keeps the first of several Host lines: they are counted on the raw headers.
+  let hosts = 0;
+  for (let index = 0; index < request.rawHeaders.length; index += 2) {
+    const name = request.rawHeaders[index];
+    if (name.length === 4 && name.toLowerCase() === 'host') hosts += 1;
+  }
   const host = request.headers.host;
   const isHttp11 = request.httpVersionMajor === 1 && request.httpVersionMinor >= 1;
-  if ((hosts.length === 0 && isHttp11) || hosts.length > 1 || (host && !HOST.test(host))) {
+  if ((hosts === 0 && isHttp11) || hosts > 1 || (host && !HOST.test(host))) {
     return [
       'malformedRequest',
       'An HTTP/1.1 request carries exactly one Host header, with a valid host (RFC 9112 §3.2)',
