@@ -20,6 +20,8 @@ module.exports = {
     'node_modules/',
     'coverage/',
     'apps/api/src/generated/',
+    // Compiled on its own, against a client generated in a temporary folder (check:typed-client).
+    'scripts/openapi/typed-client/',
     '.eslintrc.js',
     'jest.config.js',
   ],

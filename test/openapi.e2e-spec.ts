@@ -110,25 +110,54 @@ describe('the OpenAPI document', () => {
     expect(problems).toEqual([]);
   };
 
-  it('describes a content response as a union discriminated by type, each with its own data', () => {
-    const content = served.components.schemas.ContentResponse as Json;
-    const variants = (content.oneOf as Json[]).map((variant) => ({
-      type: variant.properties.type.enum,
-      data: variant.properties.data.$ref,
-      required: variant.required,
-    }));
-    expect(variants).toEqual(
-      ['empty', 'text', 'image', 'video', 'quote'].map((type) => ({
-        type: [type],
-        data: `#/components/schemas/${type[0].toUpperCase()}${type.slice(1)}DataDto`,
-        required: ['type'],
-      })),
-    );
-    const image = { _id: 'c1', type: 'image', style: {}, data: { url: 'https://e.com/a.png' } };
-    const schema = { $ref: '#/components/schemas/ContentResponse' };
-    expect(validate(schema, { ...image, style: STYLE })).toBeUndefined();
+  const CONTENT_TYPES = ['empty', 'text', 'image', 'video', 'quote'];
+  const capitalised = (type: string) => `${type[0].toUpperCase()}${type.slice(1)}`;
+
+  it.each([
+    ['ContentResponse', (type: string) => `${capitalised(type)}ContentResponse`],
+    ['CreateContentDto', (type: string) => `Create${capitalised(type)}ContentDto`],
+    ['UpdateContentDto', (type: string) => `Update${capitalised(type)}ContentDto`],
+    ['ColumnContentDto', (type: string) => `Column${capitalised(type)}ContentDto`],
+  ])(
+    'describes %s as a oneOf of complete variants, discriminated by type, each with its own data',
+    (name, variantOf) => {
+      const schemas = served.components.schemas as Json;
+      const refs = CONTENT_TYPES.map((type) => `#/components/schemas/${variantOf(type)}`);
+      // Nothing beside the variants: no base `data`, open or not.
+      expect(schemas[name]).toEqual({
+        oneOf: refs.map(($ref) => ({ $ref })),
+        discriminator: {
+          propertyName: 'type',
+          mapping: Object.fromEntries(CONTENT_TYPES.map((type, i) => [type, refs[i]])),
+        },
+      });
+      const members = Object.keys(schemas[variantOf('image')].properties as Json).sort();
+      for (const type of CONTENT_TYPES) {
+        const variant = schemas[variantOf(type)] as Json;
+        expect(variant).toMatchObject({ type: 'object', additionalProperties: false });
+        expect(variant.required).toContain('type');
+        expect(Object.keys(variant.properties as Json).sort()).toEqual(members);
+        expect(variant.properties.type).toEqual({ type: 'string', enum: [type] });
+        expect(variant.properties.data.allOf).toEqual([
+          { $ref: `#/components/schemas/${capitalised(type)}DataDto` },
+        ]);
+      }
+    },
+  );
+
+  it('holds each content to the data of its type', () => {
+    const response = { $ref: '#/components/schemas/ContentResponse' };
+    const image = { _id: 'c1', type: 'image', style: STYLE, data: { url: 'https://e.com/a.png' } };
+    expect(validate(response, image)).toBeUndefined();
     // Data of another type does not pass for this one.
-    expect(validate(schema, { ...image, style: STYLE, data: { html: '<p>x</p>' } })).toBeDefined();
+    expect(validate(response, { ...image, data: { html: '<p>x</p>' } })).toBeDefined();
+    expect(validate(response, { ...image, type: 'text' })).toBeDefined();
+    expect(validate(response, { ...image, type: 'poem' })).toBeDefined();
+    const column = { $ref: '#/components/schemas/ColumnResponse' };
+    expect(validate(column, { _id: 'k', size: '6', contents: [image] })).toBeUndefined();
+    expect(
+      validate(column, { _id: 'k', size: '6', contents: [{ ...image, data: { html: 'x' } }] }),
+    ).toBeDefined();
   });
 
   it('is the committed openapi.json', () => {
@@ -346,7 +375,9 @@ describe('the OpenAPI document', () => {
     const schemas = served.components.schemas as Json;
     const problems: string[] = [];
     for (const [name, schema] of Object.entries<Json>(schemas)) {
-      if (schema.additionalProperties !== false) problems.push(`${name} is open`);
+      // A union of variants is closed when its variants are (each is checked on its own).
+      const union = schema.oneOf?.every((variant: Json) => variant.$ref !== undefined);
+      if (!union && schema.additionalProperties !== false) problems.push(`${name} is open`);
     }
     const bodies = operations
       .map(({ operation }) => operation.requestBody?.content?.['application/json']?.schema?.$ref)
@@ -356,6 +387,7 @@ describe('the OpenAPI document', () => {
       const name = ref.split('/').pop() as string;
       if (seen.has(name)) return;
       seen.add(name);
+      for (const variant of (schemas[name].oneOf ?? []) as Json[]) visit(variant.$ref as string);
       for (const [member, schema] of Object.entries<Json>(schemas[name].properties ?? {})) {
         const text = JSON.stringify(schema);
         if (!/"(type|\$ref|oneOf|anyOf|enum)"/.test(text) || schema.type === 'object') {
@@ -418,8 +450,9 @@ describe('the OpenAPI document', () => {
 
     // Each content type with the data of that type, on every content body.
     for (const dto of ['CreateContentDto', 'UpdateContentDto', 'ColumnContentDto']) {
-      const body = schemas[dto];
-      expect(body.required).toEqual(['type']);
+      for (const { $ref } of schemas[dto].oneOf as Json[]) {
+        expect(schemas[($ref as string).split('/').pop() as string].required).toEqual(['type']);
+      }
       const ok = (value: Json) => validate({ $ref: `#/components/schemas/${dto}` }, value);
       expect(ok({ type: 'text', data: { html: '<p>Hi</p>' } })).toBeUndefined();
       expect(ok({ type: 'empty', data: {} })).toBeUndefined();

@@ -285,6 +285,109 @@ describe('conditional requests', () => {
     });
   });
 
+  describe('If-None-Match on a write (RFC 9110 §13.1.2)', () => {
+    /** What a refused write must leave as it was: the whole document, its revision and tags. */
+    const snapshot = async (t: Tree & LayoutPaths) => {
+      const project = await api.get(t.project, { token });
+      return {
+        revision: project.body.revision,
+        document: project.body,
+        tags: await tags(everyPath(t)),
+      };
+    };
+
+    it.each([
+      ['*', () => '*'],
+      ['the current tag', (current: string) => current],
+      ['a list naming the current tag', (current: string) => `"r0", ${current}`],
+      ['the weak form of the current tag', (current: string) => `W/${current}`],
+    ])(
+      'answers 412 to %s on PUT and DELETE at every level, with the current tag, and changes nothing',
+      async (_, header) => {
+        const t = await tree();
+        const before = await snapshot(t);
+        const writes: [string, string, object | undefined][] = [
+          ['PUT', t.project, { title: 'renamed' }],
+          ['PUT', t.block, { description: 'changed' }],
+          ['PUT', t.row, { description: 'changed' }],
+          ['PUT', t.column, { size: 2 }],
+          ['PUT', t.column, { contents: [] }],
+          ['PUT', t.content, { type: 'text', data: { html: '<p>x</p>' } }],
+          ['DELETE', t.content, undefined],
+          ['DELETE', t.column, undefined],
+          ['DELETE', t.row, undefined],
+          ['DELETE', t.block, undefined],
+          ['DELETE', t.project, undefined],
+        ];
+        for (const [method, path, body] of writes) {
+          const current = before.tags[Object.entries(everyPath(t)).find(([, p]) => p === path)![0]];
+          const response = await api.request(method, path, {
+            token,
+            body,
+            headers: { 'if-none-match': header(current) },
+          });
+          expect([method, path, response.status]).toEqual([method, path, 412]);
+          expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+          expect(response.body).toMatchObject({
+            type: '/problems/precondition-failed',
+            status: 412,
+          });
+          expect(response.headers.etag).toBe(current);
+          expect(response.headers['project-revision']).toBeUndefined();
+        }
+        expect(await snapshot(t)).toEqual(before);
+      },
+    );
+
+    it('lets a write through when If-None-Match names only other tags', async () => {
+      const t = await tree();
+      const before = await snapshot(t);
+      const updated = await api.put(
+        t.column,
+        { size: 5 },
+        { token, headers: { 'if-none-match': '"r0", W/"l0"' } },
+      );
+      expect(updated.status).toBe(200);
+      expect(updated.headers['project-revision']).toBe(String(before.revision + 1));
+      // Tags name revisions: one that the project has not reached is nobody's.
+      const deleted = await api.delete(t.content, {
+        token,
+        headers: { 'if-none-match': `"r${before.revision + 100}"` },
+      });
+      expect(deleted.status).toBe(204);
+      expect(deleted.headers['project-revision']).toBe(String(before.revision + 2));
+    });
+
+    it('is checked after If-Match: both must hold', async () => {
+      const t = await tree();
+      const current = await tagOf(t.row);
+      const both = await api.put(
+        t.row,
+        { description: 'x' },
+        { token, headers: { 'if-match': current, 'if-none-match': '*' } },
+      );
+      expect(both.status).toBe(412);
+      expect(both.body.detail).toMatch(/If-None-Match/);
+      const passing = await api.put(
+        t.row,
+        { description: 'x' },
+        { token, headers: { 'if-match': current, 'if-none-match': '"r0"' } },
+      );
+      expect(passing.status).toBe(200);
+    });
+
+    it('still answers 404 on what does not exist, or is not yours', async () => {
+      const t = await tree();
+      const stranger = await api.newAccount('none-match-stranger');
+      const response = await api.put(
+        t.project,
+        { title: 'mine now' },
+        { token: stranger.token, headers: { 'if-none-match': '*' } },
+      );
+      expect(response.status).toBe(404);
+    });
+  });
+
   it('lets a browser on another origin send the conditions and read the tags', async () => {
     const preflight = await api.request('OPTIONS', '/projects', {
       headers: {

@@ -244,3 +244,131 @@ describe('logs', () => {
     for (const level of levels) expect(['warn', 'error', 'fatal']).toContain(level);
   });
 });
+
+describe('log levels of the access lines', () => {
+  const started: NestFastifyApplication[] = [];
+  afterAll(() => Promise.all(started.map((app) => app.close())));
+
+  /** An app whose log lines are collected, and the access line of a request id. */
+  async function logged(env: Record<string, string>) {
+    const lines: string[] = [];
+    const app = await startHardenedApp({ LOG_LEVEL: 'info', ...env }, { logLines: lines });
+    started.push(app);
+    const entries = () => lines.map((line) => JSON.parse(line) as LogLine);
+    const accessLine = async (requestId: string) => {
+      // Written once the answer has gone out: the client may see the answer first.
+      for (let waited = 0; waited < 10_000; waited += 20) {
+        const found = entries().filter(
+          (line) => line.context === 'HTTP' && line.requestId === requestId,
+        );
+        if (found.length > 0) return found;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      throw new Error(`no access line for ${requestId} in:\n${lines.join('')}`);
+    };
+    return { api: new Api(app), entries, accessLine };
+  }
+
+  it('writes a 503 too-many-concurrent-requests as a warning with its problem type, no error', async () => {
+    // Two connections, one per account; a request waits half the deadline for one.
+    const { api, entries, accessLine } = await logged({
+      DATABASE_POOL_SIZE: '2',
+      DATABASE_TIMEOUT_MS: '10000',
+    });
+    const { token } = await api.newAccount('crowded');
+    const created = await api.post('/projects', { title: 'Locked' }, { token });
+    expect(created.status).toBe(201);
+    // The account's one connection is held by a write waiting for the project's row lock, taken
+    // here by another client until the refusal below has been seen.
+    const locker = new Client({ connectionString: process.env.LAYOUT_TEST_DATABASE_URL });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('SELECT 1 FROM projects WHERE id = $1 FOR UPDATE', [created.body._id]);
+      const blocked = api.put(
+        `/projects/${created.body._id}`,
+        { title: 'Renamed' },
+        { token, headers: { 'x-request-id': 'holds-the-connection' } },
+      );
+      for (;;) {
+        const { rows } = await locker.query<{ waiting: number }>(
+          `SELECT count(*)::int AS waiting FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        if (rows[0].waiting > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const refused = await api.get('/projects', {
+        token,
+        headers: { 'x-request-id': 'waits-for-a-connection' },
+      });
+      expect(refused.status).toBe(503);
+      expect(refused.body.type).toBe('/problems/too-many-concurrent-requests');
+      await locker.query('ROLLBACK');
+      expect((await blocked).status).toBe(200);
+    } finally {
+      await locker.end();
+    }
+
+    expect(await accessLine('waits-for-a-connection')).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        msg: 'request refused',
+        status: 503,
+        problemType: '/problems/too-many-concurrent-requests',
+      }),
+    ]);
+    expect(await accessLine('holds-the-connection')).toEqual([
+      expect.objectContaining({ level: 'info', msg: 'request completed', status: 200 }),
+    ]);
+    expect(entries().filter((line) => ['error', 'fatal'].includes(line.level))).toEqual([]);
+  });
+
+  it('writes 429 rate-limited and 503 database-unavailable as warnings, a 404 as information', async () => {
+    const limited = await logged({ RATE_LIMIT_ANONYMOUS_MAX: '1' });
+    const signUp = (id: string) =>
+      limited.api.post(
+        '/accounts',
+        { username: `lou-${id}-${Date.now().toString(36)}`, password: PASSWORD },
+        { headers: { 'x-request-id': id } },
+      );
+    expect((await signUp('first-sign-up')).status).toBe(201);
+    expect((await signUp('second-sign-up')).status).toBe(429);
+    expect(await limited.accessLine('second-sign-up')).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        status: 429,
+        problemType: '/problems/rate-limited',
+      }),
+    ]);
+    const missing = await limited.api.get('/no/such/route', {
+      headers: { 'x-request-id': 'lost-again' },
+    });
+    expect(missing.status).toBe(404);
+    expect(await limited.accessLine('lost-again')).toEqual([
+      expect.objectContaining({ level: 'info', status: 404, problemType: '/problems/not-found' }),
+    ]);
+
+    // Nothing listens where the database should be.
+    const unreachable = await logged({
+      DATABASE_URL: `postgresql://postgres@127.0.0.1:${await closedPort()}/none`,
+      MIGRATE_ON_START: 'false',
+    });
+    const ready = await unreachable.api.get('/health/ready', {
+      headers: { 'x-request-id': 'no-database' },
+    });
+    expect(ready.status).toBe(503);
+    expect(await unreachable.accessLine('no-database')).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        status: 503,
+        problemType: '/problems/database-unavailable',
+      }),
+    ]);
+    for (const { entries } of [limited, unreachable]) {
+      expect(entries().filter((line) => line.context === 'HTTP' && line.level === 'error')).toEqual(
+        [],
+      );
+    }
+  });
+});

@@ -19,6 +19,17 @@ const GREEDY_REFUSALS = [
   '/problems/database-unavailable',
 ];
 
+/** A refusal as the contract says it: 503 problem+json, told when to come back. */
+function isDocumentedRefusal(outcome: Outcome): boolean {
+  return (
+    outcome.kind === 'answered' &&
+    outcome.status === 503 &&
+    /^application\/problem\+json/.test(outcome.headers['content-type'] ?? '') &&
+    GREEDY_REFUSALS.includes(outcome.body?.type) &&
+    /^[1-9]\d*$/.test(String(outcome.headers['retry-after']))
+  );
+}
+
 /** CONTRACT.md, part two, "Isolation and time limits": no account can slow another down. */
 describe('fairness between accounts', () => {
   afterAll(() => stopAllServices(), 30_000);
@@ -76,32 +87,32 @@ describe('fairness between accounts', () => {
       log,
     );
     expect(otherAnswers.length).toBeGreaterThan(0);
-    // The greedy account is served as far as its share allows; the rest is told to come back.
+    // The greedy account is served as far as its share allows, and told to come back with
+    // Retry-After past it. How many of its reads fit in the load's seconds depends on how fast
+    // this machine builds an 8 MiB document, so no count of them is asserted; that some are
+    // refused does not: 20 reads at once meet one place, and wait at most half the timeout.
     expect(
       greedyAnswers.some(
         (outcome) =>
+          isDocumentedRefusal(outcome) &&
           outcome.kind === 'answered' &&
           outcome.body?.type === '/problems/too-many-concurrent-requests',
       ),
     ).toBe(true);
     expectNone(
-      'The greedy account got something else than its project or the documented 503',
+      'The greedy account got something else than its project or a documented refusal',
       greedyAnswers
         .filter(
           (outcome) =>
             !(
-              outcome.kind === 'answered' &&
-              (outcome.status === 200 ||
-                (outcome.status === 503 &&
-                  GREEDY_REFUSALS.includes(outcome.body?.type) &&
-                  outcome.headers['retry-after'] !== undefined))
+              (outcome.kind === 'answered' &&
+                outcome.status === 200 &&
+                outcome.text.length === full.text.length) ||
+              isDocumentedRefusal(outcome)
             ),
         )
         .map((outcome) => describeOutcome(outcome)),
       log,
     );
-    expect(
-      greedyAnswers.some((outcome) => outcome.kind === 'answered' && outcome.status === 200),
-    ).toBe(true);
   }, 120_000);
 });

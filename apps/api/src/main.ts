@@ -2,11 +2,13 @@ import { existsSync } from 'node:fs';
 import { Logger } from '@nestjs/common';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './bootstrap/create-app';
+import { assertCanListen, whyNotListening } from './bootstrap/listening';
 import { shutDown } from './bootstrap/graceful-shutdown';
 import { type HttpConfig } from './config/app-config';
 import { isDatabaseUnavailable } from './common/errors/database-unavailability';
 import { applyHeapGrowth } from './config/apply-heap-growth';
-import { ConfigError, loadConfig } from './config/load-config';
+import { StartupError } from './common/errors/startup-error';
+import { loadConfig } from './config/load-config';
 
 const logger = new Logger('Main');
 
@@ -14,9 +16,17 @@ async function main() {
   if (existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig();
   applyHeapGrowth(config.heapGrowingPercent);
+  // Before the database starts for nothing.
+  await assertCanListen(config.host, config.port);
   const app = await createApp(config);
   stopGracefullyOnSignals(app, config.http);
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // Taken meanwhile. The database (the embedded one too) goes with the application.
+    await app.close().catch(() => undefined);
+    throw whyNotListening(error, config.host, config.port);
+  }
   logger.log(`Listening on ${await app.getUrl()} (explorer at /docs)`);
 }
 
@@ -66,8 +76,8 @@ function surviveDatabaseConnectionErrors() {
 
 surviveDatabaseConnectionErrors();
 main().catch((error: unknown) => {
-  // A bad configuration is the operator's to fix: say what, without a stack trace.
-  if (error instanceof ConfigError) console.error(error.message);
+  // A bad setting, a port or a folder in use: the operator's to fix; say what, without a trace.
+  if (error instanceof StartupError) console.error(error.message);
   else console.error(error);
   process.exit(1);
 });

@@ -44,15 +44,15 @@ const BASE_ENV: Record<string, string> = {
 const INHERITED = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'];
 
 /**
- * Builds the service if needed and starts it on a free port; resolves once /health/live answers.
- * `env` must hold DATABASE_URL (the service would otherwise start an embedded PostgreSQL).
+ * Where the service finds its database: DATABASE_URL, or a folder and a port of its own for the
+ * embedded PostgreSQL (never the default .data/postgres of the checkout).
  */
-export async function startService(
-  env: Record<string, string> & { DATABASE_URL: string },
-  options: { port?: number; readyTimeoutMs?: number } = {},
-): Promise<ServiceProcess> {
+export type ServiceEnv = Record<string, string> &
+  ({ DATABASE_URL: string } | { EMBEDDED_PG_DATA_DIR: string; EMBEDDED_PG_PORT: string });
+
+/** Builds the service if needed and spawns it with `env` (only) on `port`. */
+async function spawnService(env: ServiceEnv, port: number): Promise<ServiceProcess> {
   const entry = await ensureBuilt();
-  const port = options.port ?? (await freePort());
   const childEnv: Record<string, string> = { ...BASE_ENV, ...env, PORT: String(port) };
   for (const name of INHERITED) {
     const value = process.env[name];
@@ -66,6 +66,17 @@ export async function startService(
   const service = wrap(child, port);
   started.add(service);
   void service.exited.then(() => started.delete(service));
+  return service;
+}
+
+/**
+ * Builds the service if needed and starts it on a free port; resolves once /health/live answers.
+ */
+export async function startService(
+  env: ServiceEnv,
+  options: { port?: number; readyTimeoutMs?: number } = {},
+): Promise<ServiceProcess> {
+  const service = await spawnService(env, options.port ?? (await freePort()));
   try {
     await waitUntilLive(service, options.readyTimeoutMs ?? 30_000);
   } catch (error) {
@@ -73,6 +84,23 @@ export async function startService(
     throw error;
   }
   return service;
+}
+
+/**
+ * Starts the service for a start that must fail: resolves with how it exited and what it wrote,
+ * or rejects if it is still running after `timeoutMs` (then it is stopped).
+ */
+export async function runUntilExit(
+  env: ServiceEnv,
+  options: { port?: number; timeoutMs?: number } = {},
+): Promise<ServiceExit & { output: string }> {
+  const service = await spawnService(env, options.port ?? (await freePort()));
+  const exit = await service.exitWithin(options.timeoutMs ?? 120_000);
+  if (exit === undefined) {
+    await service.stop(1000);
+    throw new Error(`the service kept running:\n${service.output()}`);
+  }
+  return { ...exit, output: service.output() };
 }
 
 /** Stops every service process still running (for afterAll/afterEach, also after a failure). */

@@ -1,4 +1,3 @@
-import { answerClientError } from './client-errors';
 import { type IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -14,10 +13,12 @@ import { createRootLogger } from '../common/logging/root-logger';
 import { RATE_LIMIT_HEADER_NAMES } from '../common/throttling/rate-limit-headers';
 import { type AppConfig } from '../config/app-config';
 import { configureCacheControl } from './cache-control';
+import { answerClientError, answerWhatNodeWould } from './client-errors';
 import { configureCompression } from './compression';
 import { prepareShutdown } from './graceful-shutdown';
 import { configureJsonBodies, BODY_LIMIT_BYTES } from './json-bodies';
 import { configureJsonReplies } from './json-replies';
+import { refuseMisframedRequests } from './request-framing';
 import { setUpOpenApi } from './openapi';
 import { configureSecurityHeaders } from './security-headers';
 import { answerOtherMethods, answerUnroutableUrl, corsForPreflightsOnly } from './unroutable-urls';
@@ -50,6 +51,8 @@ export async function createApp(
     // No client holds a connection forever: the headers and the whole body must arrive in
     // time (answered 408 by answerClientError), idle connections are closed.
     http: {
+      // Answered by request-framing.ts instead, as problem+json (Node's own 400 has no body).
+      requireHostHeader: false,
       headersTimeout: config.http.headersTimeoutMs,
       requestTimeout: config.http.requestTimeoutMs,
       // Node checks those two deadlines on this interval, so it bounds how late they fire.
@@ -71,6 +74,8 @@ export async function createApp(
 
   const fastify = app.getHttpAdapter().getInstance();
   trackRequests(fastify);
+  answerWhatNodeWould(fastify.server);
+  refuseMisframedRequests(fastify);
   prepareShutdown(fastify);
   logEveryRequest(fastify, logger);
   configureJsonBodies(fastify);

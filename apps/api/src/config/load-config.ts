@@ -1,9 +1,12 @@
+import { StartupError } from '../common/errors/startup-error';
 import { type AppConfig, LOG_LEVELS, type LogLevel } from './app-config';
 
-export class ConfigError extends Error {
+/** Bad values of settings, all of them, in one sentence that says what to do. */
+export class ConfigError extends StartupError {
   constructor(readonly problems: readonly string[]) {
-    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
-    this.name = 'ConfigError';
+    super(
+      `Fix the configuration (the environment or .env) and start again: ${problems.join('; ')}.`,
+    );
   }
 }
 

@@ -1,16 +1,16 @@
 import { IsOneOf } from '../validation/is-one-of';
 import { MayBeOmitted } from '../validation/may-be-omitted';
 import { NestedObject } from '../validation/nested-object';
-import { HintClassSchema } from '../validation/schema-hints';
+import { HintVariants } from '../validation/schema-hints';
 import { ToInstanceOf } from '../validation/to-instance';
 import { ContentStyleDto } from './content-style.dto';
 import { CONTENT_TYPES } from './content-type';
 import type { ContentType } from './content-type';
-import { CONTENT_DATA_BY_TYPE_SCHEMA, ToContentData } from './data/content-data';
+import { CONTENT_VARIANTS, ToContentData } from './data/content-data';
 import type { ContentDataDto } from './data/content-data';
 
 /** The members every content body has: its type, style and type-dependent data. */
-@HintClassSchema(CONTENT_DATA_BY_TYPE_SCHEMA)
+@HintVariants(CONTENT_VARIANTS)
 export abstract class ContentBodyDto {
   /**
    * One of `empty`, `text`, `image`, `video`, `quote`. Required on update too.

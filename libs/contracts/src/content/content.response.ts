@@ -1,14 +1,14 @@
-import { HintClassSchema } from '../validation/schema-hints';
+import { HintVariants } from '../validation/schema-hints';
 import { ContentStyleResponse } from './content-style.response';
 import type { ContentType } from './content-type';
-import { CONTENT_DATA_BY_TYPE_SCHEMA } from './data/content-data';
+import { CONTENT_VARIANTS } from './data/content-data';
 import type { CONTENT_DATA_CLASSES } from './data/content-data';
 
 /**
  * A content of a column. In the OpenAPI document it is a union discriminated by `type`, each
  * variant with its own `data`, so that a generated client narrows `data` by `type`.
  */
-@HintClassSchema(CONTENT_DATA_BY_TYPE_SCHEMA)
+@HintVariants(CONTENT_VARIANTS)
 export class ContentResponse {
   /**
    * Identifier of the content.

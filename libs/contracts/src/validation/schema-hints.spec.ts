@@ -9,7 +9,13 @@ import { TextDataDto } from '../content/data/text-data.dto';
 import { SignUpDto } from '../account/sign-up.dto';
 import { CreateProjectDto } from '../project/create-project.dto';
 import { Rule } from './rule';
-import { classSchemaHintOf, HintClassSchema, HintSchema, schemaHintsOf } from './schema-hints';
+import {
+  classSchemaHintOf,
+  HintClassSchema,
+  HintSchema,
+  schemaHintsOf,
+  variantsHintOf,
+} from './schema-hints';
 import { validateBody } from './validate-body';
 
 describe('schema hints', () => {
@@ -64,11 +70,19 @@ describe('schema hints', () => {
       'VideoDataDto',
       'QuoteDataDto',
     ]);
-    const byType = classSchemaHintOf(CreateContentDto)?.oneOf ?? [];
-    expect(byType).toHaveLength(5);
-    expect(byType[1]?.properties?.type).toEqual({ enum: ['text'] });
-    expect(byType[1]?.properties?.data?.model?.()).toBe(TextDataDto);
-    expect(classSchemaHintOf(TextDataDto)).toBeUndefined();
+    const byType = variantsHintOf(CreateContentDto);
+    expect(byType?.discriminator).toBe('type');
+    expect(Object.keys(byType?.variants ?? {})).toEqual([
+      'empty',
+      'text',
+      'image',
+      'video',
+      'quote',
+    ]);
+    expect(byType?.variants.text?.data?.model?.()).toBe(TextDataDto);
+    expect(byType?.variantName('CreateContentDto', 'text')).toBe('CreateTextContentDto');
+    expect(byType?.variantName('ContentResponse', 'image')).toBe('ImageContentResponse');
+    expect(variantsHintOf(TextDataDto)).toBeUndefined();
   });
 
   it('documents only: a class with hints validates as without', async () => {

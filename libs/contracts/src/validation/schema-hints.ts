@@ -86,6 +86,30 @@ export function HintClassSchema(hint: SchemaHint): ClassDecorator {
   };
 }
 
+/**
+ * A class whose values come in variants told apart by one member, the discriminator: each
+ * variant is the class with the discriminator fixed to one value and the members given here
+ * narrowed (a content's `data`, by its `type`). Generators describe the class as a union of one
+ * complete schema per variant, with a discriminator (one class per variant in generated clients).
+ */
+export interface VariantsHint {
+  /** The member whose value names the variant. */
+  readonly discriminator: string;
+  /** By value of the discriminator, what the members that depend on it accept. */
+  readonly variants: Readonly<Record<string, Readonly<Record<string, SchemaHint>>>>;
+  /** The name of a variant's own schema, from the class's name and the variant's value. */
+  readonly variantName: (className: string, value: string) => string;
+}
+
+const variantHints = new WeakMap<object, VariantsHint>();
+
+/** Declares that a class comes in variants (see VariantsHint); it applies to subclasses too. */
+export function HintVariants(hint: VariantsHint): ClassDecorator {
+  return (target) => {
+    variantHints.set(target, hint);
+  };
+}
+
 function lineage(cls: AnyClass): object[] {
   const chain: object[] = [];
   for (
@@ -114,5 +138,13 @@ export function classSchemaHintOf(cls: AnyClass): SchemaHint | undefined {
   return lineage(cls)
     .reverse()
     .map((owner) => classHints.get(owner))
+    .find((hint) => hint !== undefined);
+}
+
+/** The variants of a class or of its nearest ancestor that declares them. */
+export function variantsHintOf(cls: AnyClass): VariantsHint | undefined {
+  return lineage(cls)
+    .reverse()
+    .map((owner) => variantHints.get(owner))
     .find((hint) => hint !== undefined);
 }

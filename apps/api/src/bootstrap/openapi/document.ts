@@ -47,6 +47,7 @@ that changes its tree; every write answers it in \`Project-Revision\`. Every rea
 tags along its path, not a sibling's): send it in \`If-None-Match\` to get 304 when nothing
 changed, and in \`If-Match\` on \`PUT\`, \`DELETE\`, a move or a copy to act only if nobody else did
 meanwhile (412 otherwise, with the current \`ETag\`; 428 without it when the server requires it).
+On a change, \`If-None-Match\` naming the current tag (or \`*\`) answers 412 and changes nothing.
 Limits: 500 blocks per project, 500 rows per block, 1000 contents per column, 10 000 projects per
 account, 256 KiB of \`data\` per content, 8 MiB per project's whole answer.
 
@@ -66,9 +67,12 @@ account may hold at most half of an instance's database connections),
 committed; read before repeating it), \`/problems/shutting-down\` (503: the instance is stopping,
 send the request again) and \`/problems/internal\` (500: a fault of the service, which says
 nothing more). Any operation can also answer \`/problems/headers-too-large\` (431, headers over
-16 KiB), \`/problems/malformed-request\` (400, not parseable as HTTP) or
+16 KiB), \`/problems/malformed-request\` (400, not parseable as HTTP, or framed as HTTP forbids:
+no \`Host\` in HTTP/1.1, several or an invalid one, a \`Transfer-Encoding\` not ending in
+\`chunked\`), \`/problems/expectation-failed\` (417, an \`Expect\` other than \`100-continue\`) or
 \`/problems/request-timeout\` (408, headers or body not received in time), before the request is
-routed; the connection is then closed. Every type URI is also a page: \`GET /problems/<kind>\`
+routed; the connection is then closed. \`CONNECT\` answers \`/problems/method-not-implemented\`
+(501): this service is no proxy. Every type URI is also a page: \`GET /problems/<kind>\`
 describes that problem (HTML, no token), \`GET /problems\` lists them all.
 
 **Methods.** A path answers \`HEAD\` wherever it answers \`GET\`. A method the path does not have

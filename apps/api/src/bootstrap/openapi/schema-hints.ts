@@ -6,7 +6,13 @@ import {
   type SchemaObject,
 } from '@nestjs/swagger';
 import * as contracts from '@layout/contracts';
-import { classSchemaHintOf, type SchemaHint, schemaHintsOf } from '@layout/contracts';
+import {
+  classSchemaHintOf,
+  type SchemaHint,
+  schemaHintsOf,
+  type VariantsHint,
+  variantsHintOf,
+} from '@layout/contracts';
 
 type Schema = SchemaObject | ReferenceObject;
 
@@ -47,6 +53,9 @@ export function modelsReferencedByHints(): Type[] {
     Object.values(schemaHintsOf(cls)).forEach((hint) => collectModels(hint, models));
     const classHint = classSchemaHintOf(cls);
     if (classHint !== undefined) collectModels(classHint, models);
+    for (const members of Object.values(variantsHintOf(cls)?.variants ?? {})) {
+      Object.values(members).forEach((hint) => collectModels(hint, models));
+    }
   }
   return [...models];
 }
@@ -94,9 +103,59 @@ function mergeMember(generated: Schema, hinted: Schema): Schema {
 }
 
 /**
+ * A member of one variant: what the variant accepts, with the member's description (its
+ * example, written for the class as a whole, may belong to another variant).
+ */
+function variantMember(generated: Schema | undefined, hinted: Schema): Schema {
+  const description = (generated as SchemaObject | undefined)?.description;
+  const described = description === undefined ? {} : { description };
+  return '$ref' in hinted ? { allOf: [hinted], ...described } : { ...described, ...hinted };
+}
+
+/**
+ * Replaces the schema of a class that comes in variants by a union of one complete schema per
+ * variant, told apart by a discriminator with its mapping: each variant has every member of the
+ * class, its discriminator fixed to its value and the members that depend on it narrowed, and
+ * nothing else (no open member beside them), so that a client generated from the document
+ * narrows the dependent members by the discriminator, and gets one class per variant.
+ */
+function splitIntoVariants(
+  schemas: Record<string, Schema>,
+  name: string,
+  schema: SchemaObject,
+  hint: VariantsHint,
+): void {
+  const mapping: Record<string, string> = {};
+  for (const [value, members] of Object.entries(hint.variants)) {
+    const properties: Record<string, Schema> = { ...schema.properties };
+    // Its one value says it all: the class's description of the member lists every value.
+    properties[hint.discriminator] = { type: 'string', enum: [value] };
+    for (const [member, memberHint] of Object.entries(members)) {
+      properties[member] = variantMember(properties[member], toSchema(memberHint));
+    }
+    const variant = hint.variantName(name, value);
+    schemas[variant] = {
+      type: 'object',
+      properties,
+      required: schema.required?.includes(hint.discriminator)
+        ? schema.required
+        : [hint.discriminator, ...(schema.required ?? [])],
+      additionalProperties: false,
+    };
+    mapping[value] = `#/components/schemas/${variant}`;
+  }
+  schemas[name] = {
+    ...(schema.description === undefined ? {} : { description: schema.description }),
+    oneOf: Object.values(mapping).map(($ref) => ({ $ref })),
+    discriminator: { propertyName: hint.discriminator, mapping },
+  };
+}
+
+/**
  * Puts the constraints the DTO library declares (lengths, ranges, enums, patterns, formats,
- * unions) into the schemas the plugin generated from the classes' types and comments, and closes
- * every class schema: bodies with unknown members are refused, responses carry exactly these.
+ * unions) into the schemas the plugin generated from the classes' types and comments, closes
+ * every class schema (bodies with unknown members are refused, responses carry exactly these),
+ * and splits a class that comes in variants into them.
  */
 export function applySchemaHints(document: OpenAPIObject): void {
   const schemas = document.components?.schemas ?? {};
@@ -111,5 +170,7 @@ export function applySchemaHints(document: OpenAPIObject): void {
     if (classHint !== undefined) Object.assign(schema, toSchema(classHint));
     schema.type ??= 'object';
     schema.additionalProperties ??= false;
+    const variants = variantsHintOf(cls);
+    if (variants !== undefined) splitIntoVariants(schemas, name, schema, variants);
   }
 }

@@ -24,13 +24,21 @@ import {
   WrongPasswordError,
 } from '../errors';
 import { RateLimitExceededError } from '../throttling/rate-limit-exceeded.error';
-import { describeProblem, type ProblemKind } from './problem-catalog';
+import { noteAnsweredProblem } from '../logging/answered-problem';
+import {
+  describeProblem,
+  logLevelOf,
+  type ProblemKind,
+  type ProblemLogLevel,
+} from './problem-catalog';
 
 /** An RFC 9457 problem ready to send: status, headers and body. */
 export interface Problem {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: ProblemBody;
+  /** The level at which the access log writes the answer (see problem-catalog.ts). */
+  readonly logLevel: ProblemLogLevel;
   /** Set for errors nobody anticipated: they are logged, and the client learns nothing of them. */
   readonly unexpected?: unknown;
 }
@@ -50,11 +58,29 @@ export function sendProblem(
   problem: Problem,
   headers: Record<string, string> = {},
 ): void {
+  noteAnsweredProblem(reply, { type: problem.body.type, level: problem.logLevel });
   void reply
     .status(problem.status)
     .headers({ ...problem.headers, ...headers })
     .type('application/problem+json')
     .send(problem.body);
+}
+
+/** The problem of `kind` about the request at `instance`, with what this occurrence adds. */
+export function problemOf(
+  kind: ProblemKind,
+  instance: string,
+  detail?: string,
+  extensions: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Problem {
+  const { type, title, status } = describeProblem(kind);
+  return {
+    status,
+    headers,
+    body: { type, title, status, detail, instance, ...extensions },
+    logLevel: logLevelOf(kind),
+  };
 }
 
 /** Maps any thrown value to the problem the client receives. */
@@ -64,14 +90,7 @@ export function toProblem(error: unknown, instance: string): Problem {
     detail: string | undefined,
     extensions: Record<string, unknown> = {},
     headers: Record<string, string> = {},
-  ): Problem => {
-    const { type, title, status } = describeProblem(kind);
-    return {
-      status,
-      headers,
-      body: { type, title, status, detail, instance, ...extensions },
-    };
-  };
+  ): Problem => problemOf(kind, instance, detail, extensions, headers);
 
   if (error instanceof DomainError) return fromDomainError(error, make);
   if (error instanceof RateLimitExceededError) {

@@ -6,10 +6,10 @@ const CURRENT = '"r8"';
 const conditions = (headers: Record<string, string | string[] | undefined>) =>
   RequestConditions.fromHeaders(headers);
 
-/** The error assertIfMatch throws, or undefined when it lets the write through. */
-function ifMatchFailure(request: RequestConditions, current = CURRENT): unknown {
+/** The error assertPreconditions throws, or undefined when it lets the write through. */
+function writeFailure(request: RequestConditions, current = CURRENT): unknown {
   try {
-    request.assertIfMatch(current);
+    request.assertPreconditions(current);
     return undefined;
   } catch (error) {
     return error;
@@ -21,13 +21,13 @@ describe('RequestConditions', () => {
     const none = conditions({});
 
     it('lets every write through and asks nothing of reads', () => {
-      expect(ifMatchFailure(none)).toBeUndefined();
+      expect(writeFailure(none)).toBeUndefined();
       expect(none.asksIfNoneMatch).toBe(false);
       expect(none.isNotModified(CURRENT)).toBe(false);
     });
 
     it('NONE behaves the same', () => {
-      expect(ifMatchFailure(RequestConditions.NONE)).toBeUndefined();
+      expect(writeFailure(RequestConditions.NONE)).toBeUndefined();
       expect(RequestConditions.NONE.asksIfNoneMatch).toBe(false);
     });
   });
@@ -35,21 +35,21 @@ describe('RequestConditions', () => {
   describe('If-Match (strong comparison, 412 when it fails)', () => {
     it('lets the write through when the current tag is listed', () => {
       const request = conditions({ 'if-match': '"r7", "r8"' });
-      expect(ifMatchFailure(request)).toBeUndefined();
+      expect(writeFailure(request)).toBeUndefined();
     });
 
     it('lets the write through with * when the resource exists', () => {
-      expect(ifMatchFailure(conditions({ 'if-match': '*' }))).toBeUndefined();
+      expect(writeFailure(conditions({ 'if-match': '*' }))).toBeUndefined();
     });
 
     it('throws PreconditionFailedError carrying the current tag when no listed tag is current', () => {
-      const error = ifMatchFailure(conditions({ 'if-match': '"r7"' }));
+      const error = writeFailure(conditions({ 'if-match': '"r7"' }));
       expect(error).toBeInstanceOf(PreconditionFailedError);
       expect((error as PreconditionFailedError).currentTag).toBe(CURRENT);
     });
 
     it('refuses a weak tag even when its opaque value is current', () => {
-      expect(ifMatchFailure(conditions({ 'if-match': 'W/"r8"' }))).toBeInstanceOf(
+      expect(writeFailure(conditions({ 'if-match': 'W/"r8"' }))).toBeInstanceOf(
         PreconditionFailedError,
       );
     });
@@ -58,22 +58,49 @@ describe('RequestConditions', () => {
       'treats the invalid value %j as matching nothing (412), not as absent',
       (header) => {
         const request = conditions({ 'if-match': header });
-        const error = ifMatchFailure(request);
+        const error = writeFailure(request);
         expect(error).toBeInstanceOf(PreconditionFailedError);
         expect((error as PreconditionFailedError).currentTag).toBe(CURRENT);
       },
     );
 
     it('reads a repeated header (string array) as one list', () => {
-      expect(ifMatchFailure(conditions({ 'if-match': ['"r1"', '"r8"'] }))).toBeUndefined();
-      expect(ifMatchFailure(conditions({ 'if-match': ['"r1"', '"r2"'] }))).toBeInstanceOf(
+      expect(writeFailure(conditions({ 'if-match': ['"r1"', '"r8"'] }))).toBeUndefined();
+      expect(writeFailure(conditions({ 'if-match': ['"r1"', '"r2"'] }))).toBeInstanceOf(
         PreconditionFailedError,
       );
     });
 
-    it('does not look at If-None-Match', () => {
+    it('lets a write through when If-None-Match names another tag', () => {
       const request = conditions({ 'if-none-match': '"r7"' });
-      expect(ifMatchFailure(request)).toBeUndefined();
+      expect(writeFailure(request)).toBeUndefined();
+    });
+  });
+
+  describe('If-None-Match on a write (RFC 9110 §13.1.2: 412 when it is false)', () => {
+    it.each([['*'], ['"r8"'], ['"r1", "r8"'], ['W/"r8"'], [['"r1"', '"r8"']]])(
+      'refuses the write when %j matches the current tag (weakly) or the resource exists',
+      (header) => {
+        const error = writeFailure(conditions({ 'if-none-match': header }));
+        expect(error).toBeInstanceOf(PreconditionFailedError);
+        expect((error as PreconditionFailedError).currentTag).toBe(CURRENT);
+        expect((error as PreconditionFailedError).message).toMatch(/If-None-Match/);
+      },
+    );
+
+    it.each([['"r7"'], ['"r1", W/"r9"']])('lets the write through with %j', (header) => {
+      expect(writeFailure(conditions({ 'if-none-match': header }))).toBeUndefined();
+    });
+
+    it.each([['r8'], [''], ['W/r8']])('ignores the invalid value %j, as reads do', (header) => {
+      expect(writeFailure(conditions({ 'if-none-match': header }))).toBeUndefined();
+    });
+
+    it('is evaluated after If-Match (§13.2.2): a passing If-Match does not excuse it', () => {
+      const request = conditions({ 'if-match': '"r8"', 'if-none-match': '*' });
+      expect((writeFailure(request) as Error).message).toMatch(/If-None-Match/);
+      const stale = conditions({ 'if-match': '"r7"', 'if-none-match': '*' });
+      expect((writeFailure(stale) as Error).message).toMatch(/changed since it was read/);
     });
   });
 
@@ -110,9 +137,9 @@ describe('RequestConditions', () => {
       expect(conditions({ 'if-none-match': ['"r1"', '"r8"'] }).isNotModified(CURRENT)).toBe(true);
     });
 
-    it('does not touch If-Match', () => {
-      const request = conditions({ 'if-none-match': '"r7"' });
-      expect(ifMatchFailure(request)).toBeUndefined();
+    it('does not look at If-Match', () => {
+      const request = conditions({ 'if-match': '"r7"', 'if-none-match': '"r8"' });
+      expect(request.isNotModified(CURRENT)).toBe(true);
     });
   });
 });

@@ -8,7 +8,10 @@ import {
   type TagCondition,
 } from './entity-tags';
 
-/** The conditions a request sends: `If-Match` for writes, `If-None-Match` for reads. */
+/**
+ * The conditions a request sends: `If-Match` and `If-None-Match` for writes, `If-None-Match`
+ * for reads (RFC 9110 §13).
+ */
 export class RequestConditions {
   static readonly NONE = new RequestConditions(undefined, undefined);
 
@@ -29,13 +32,25 @@ export class RequestConditions {
   }
 
   /**
-   * Throws when `If-Match` does not name the current tag. Run inside the write's transaction,
-   * under its lock, with the tag read there. A header that is not a list of tags matches none.
+   * Throws when a write's preconditions are false for the resource whose current tag is
+   * `currentTag` (RFC 9110 §13.2.2, in its order): `If-Match` that names none of the current
+   * tags (a header that is not a list of tags names none), then `If-None-Match` that names it
+   * (weakly) or is `*`, which on a method other than GET or HEAD answers 412 too (§13.1.2).
+   * Run inside the write's transaction, under its lock, with the tag read there, so that every
+   * conditional write checks both where it checks anything.
    */
-  assertIfMatch(currentTag: string): void {
-    if (this.ifMatch === undefined) return;
-    if (this.ifMatch === 'invalid' || !matchesStrongly(this.ifMatch, currentTag)) {
+  assertPreconditions(currentTag: string): void {
+    if (
+      this.ifMatch !== undefined &&
+      (this.ifMatch === 'invalid' || !matchesStrongly(this.ifMatch, currentTag))
+    ) {
       throw new PreconditionFailedError(currentTag);
+    }
+    if (this.isNotModified(currentTag)) {
+      throw new PreconditionFailedError(
+        currentTag,
+        'If-None-Match names the current tag of the resource (or is *, and the resource exists); nothing was changed',
+      );
     }
   }
 

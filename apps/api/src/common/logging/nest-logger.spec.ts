@@ -1,4 +1,5 @@
 import { type Logger, pino } from 'pino';
+import { StartupError } from '../errors/startup-error';
 import { PinoNestLogger } from './nest-logger';
 
 function capture(level = 'trace'): {
@@ -58,5 +59,14 @@ describe('PinoNestLogger', () => {
     logger.debug('hidden');
     logger.warn('shown');
     expect(lines()).toEqual([expect.objectContaining({ msg: 'shown' })]);
+  });
+
+  it('leaves a refused start to main.ts, and writes every other error', () => {
+    const { logger, lines } = capture();
+    logger.error(new StartupError('Port 3000 is in use: set PORT'), 'ExceptionHandler');
+    logger.error(new Error('a defect'), 'ExceptionHandler');
+    expect(lines()).toEqual([
+      expect.objectContaining({ level: 50, msg: 'a defect', context: 'ExceptionHandler' }),
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { type LoggerService } from '@nestjs/common';
 import { type Level, type Logger } from 'pino';
+import { StartupError } from '../errors/startup-error';
 
 /**
  * Nest's LoggerService over pino, so that Nest's own lines and every `new Logger(context)` of
@@ -14,6 +15,9 @@ export class PinoNestLogger implements LoggerService {
   }
 
   error(message: unknown, ...params: unknown[]) {
+    // Nest reports whatever fails its bootstrap, stack and all; a start refused for a reason the
+    // person starting it must fix is said by main.ts instead, in its one sentence.
+    if (message instanceof StartupError) return;
     this.write('error', message, params);
   }
 

@@ -224,7 +224,10 @@ export function ApiDeletedResponse(description: string): MethodDecorator & Class
   });
 }
 
-/** `If-Match` on a change, and the answers it can lead to (412, 428). */
+/**
+ * The conditions a change takes, `If-Match` and `If-None-Match`, and the answers they can lead
+ * to (412, 428).
+ */
 export function ApiIfMatch(): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ApiHeader({
@@ -234,6 +237,15 @@ export function ApiIfMatch(): MethodDecorator & ClassDecorator {
         'Entity tags (or `*`): the change happens only if one of them is the current tag of ' +
         'the resource, checked atomically with the write; otherwise 412 and nothing changes. ' +
         'Required (428 without it) when the server runs with `REQUIRE_IF_MATCH=true`.',
+      schema: { type: 'string', example: '"r7"' },
+    }),
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description:
+        'Entity tags (or `*`): the change happens only if none of them is the current tag of ' +
+        'the resource (weak comparison); `*` always fails, the resource existing. Otherwise ' +
+        '412 and nothing changes (RFC 9110 §13.1.2), checked after `If-Match`.',
       schema: { type: 'string', example: '"r7"' },
     }),
     ApiProblems('preconditionFailed', 'preconditionRequired'),

@@ -22,14 +22,21 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 export const INSTANCE_PLACEHOLDER = '{request path}';
 
 /**
- * Every problem kind an operation can document. `internal` is not a promise, the three that
- * Node's HTTP server raises before any route is known (headers too large, a malformed request,
- * a request that did not arrive in time) and a method the path does not have (which no
- * operation can document, being no operation) are described once in the info text.
+ * Every problem kind an operation can document. `internal` is not a promise; those answered
+ * before any route is known (headers too large, a malformed request, a request that did not
+ * arrive in time, an expectation other than 100-continue, CONNECT) and a method the path does
+ * not have (which no operation can document, being no operation) are described once in the
+ * info text.
  */
 export type DocumentedProblemKind = Exclude<
   ProblemKind,
-  'internal' | 'malformedRequest' | 'headersTooLarge' | 'requestTimeout' | 'methodNotAllowed'
+  | 'internal'
+  | 'malformedRequest'
+  | 'headersTooLarge'
+  | 'requestTimeout'
+  | 'expectationFailed'
+  | 'methodNotImplemented'
+  | 'methodNotAllowed'
 >;
 
 interface ProblemDoc {
@@ -124,8 +131,9 @@ const PROBLEM_DOCS: Readonly<Record<DocumentedProblemKind, ProblemDoc>> = {
   },
   preconditionFailed: {
     when:
-      '`If-Match` names none of the current tags of the resource: someone changed it since it ' +
-      'was read. Nothing changed; `ETag` carries the current tag.',
+      '`If-Match` names none of the current tags of the resource (someone changed it since it ' +
+      'was read), or `If-None-Match` names its current tag or is `*`. Nothing changed; `ETag` ' +
+      'carries the current tag.',
     detail: 'The resource has changed since it was read; reload it and try again',
     headers: {
       ETag: {
@@ -205,11 +213,20 @@ const UNDOCUMENTED_WHEN: Readonly<Record<Exclude<ProblemKind, DocumentedProblemK
     'The path exists, but not with this method; `Allow` lists the methods it has (HEAD ' +
     'wherever GET is, OPTIONS everywhere).',
   malformedRequest:
-    'The request could not be parsed as HTTP; the connection is closed. Any operation can ' +
-    'answer it, before the request is routed.',
+    'The request could not be parsed as HTTP, or its framing is one HTTP forbids (an ' +
+    'HTTP/1.1 request without `Host`, several `Host` lines or an invalid one, a ' +
+    '`Transfer-Encoding` that does not end in `chunked`); the connection is closed. Any ' +
+    'operation can answer it, before the request is routed.',
   headersTooLarge:
     'The request headers are larger than 16 KiB; the connection is closed. Any operation can ' +
     'answer it, before the request is routed.',
+  expectationFailed:
+    '`Expect` asks for something other than `100-continue`, which this service cannot meet; ' +
+    'the request was not processed and the connection is closed. Any operation can answer it, ' +
+    'before the request is routed.',
+  methodNotImplemented:
+    'The method is one this service implements for no resource (`CONNECT`: it is no proxy); ' +
+    'the connection is closed.',
   requestTimeout:
     'The headers or the body did not arrive in time; the connection is closed. Any operation ' +
     'can answer it, before the request is routed.',

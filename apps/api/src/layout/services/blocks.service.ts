@@ -94,7 +94,7 @@ export class BlocksService {
       const found = this.blocks.findForWrite(write, scope);
       return write.next((round) => {
         const current = found.get() ?? notFound('Block');
-        conditions.assertIfMatch(nodeTag(current.revision));
+        conditions.assertPreconditions(nodeTag(current.revision));
         const next = {
           description: body.description ?? current.description,
           style: body.style === undefined ? current.style : withDefaults(body.style),
@@ -139,7 +139,7 @@ export class BlocksService {
     return this.writer.write(scope, (write) => {
       const deleted = this.blocks.delete(write, scope);
       return write.finish(() => {
-        conditions.assertIfMatch(nodeTag(deleted.get() ?? notFound('Block')));
+        conditions.assertPreconditions(nodeTag(deleted.get() ?? notFound('Block')));
         return Representation.empty({ projectRevision: write.project.get().revision });
       });
     });

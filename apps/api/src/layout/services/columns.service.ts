@@ -121,7 +121,7 @@ export class ColumnsService {
     return this.writer.write(scope, (write) => {
       const deleted = this.columns.delete(write, scope);
       return write.finish(() => {
-        conditions.assertIfMatch(nodeTag(deleted.get() ?? notFound('Column')));
+        conditions.assertPreconditions(nodeTag(deleted.get() ?? notFound('Column')));
         return Representation.empty({ projectRevision: write.project.get().revision });
       });
     });
@@ -213,7 +213,7 @@ export class ColumnsService {
       return last.finish(() => {
         const column = resized.get() ?? notFound('Column');
         const locked = project.get();
-        conditions.assertIfMatch(nodeTag(column.previousRevision));
+        conditions.assertPreconditions(nodeTag(column.previousRevision));
         if (body.size !== undefined) assertFitsInRow(column.others, body.size);
         if (column.changed) assertTreeWithin(locked.treeBytes, column.treeBytes);
         return answerNode<ColumnResponse>(
@@ -239,7 +239,7 @@ export class ColumnsService {
     const found = this.columns.findForWrite(write, scope);
     return write.next((round) => {
       const current = found.get() ?? notFound('Column');
-      conditions.assertIfMatch(nodeTag(current.revision));
+      conditions.assertPreconditions(nodeTag(current.revision));
       const contents = this.planContents(elements, current.contents);
       if (sameContents(contents, current)) {
         return this.resize(round, write.project, scope, body, conditions);

@@ -98,7 +98,7 @@ export class ContentsService {
       const found = this.contents.findForWrite(write, scope);
       return write.next((round) => {
         const current = found.get() ?? notFound('Content');
-        conditions.assertIfMatch(nodeTag(current.revision));
+        conditions.assertPreconditions(nodeTag(current.revision));
         const next = this.composer.merge(prepared, current);
         const changed = !isDeepStrictEqual(
           { type: current.type, style: current.style, data: current.data },
@@ -140,7 +140,7 @@ export class ContentsService {
     return this.writer.write(scope, (write) => {
       const deleted = this.contents.delete(write, scope);
       return write.finish(() => {
-        conditions.assertIfMatch(nodeTag(deleted.get() ?? notFound('Content')));
+        conditions.assertPreconditions(nodeTag(deleted.get() ?? notFound('Content')));
         return Representation.empty({ projectRevision: write.project.get().revision });
       });
     });

@@ -119,7 +119,7 @@ export class ProjectsService {
     return this.writer.write(scope, (write) =>
       write.next((round) => {
         const project = write.project.get();
-        conditions.assertIfMatch(nodeTag(project.currentRevision));
+        conditions.assertPreconditions(nodeTag(project.currentRevision));
         if (body.title === undefined || body.title === project.title) {
           return answerUnchanged<ProjectScope, ProjectResponse>(
             round,
@@ -147,7 +147,7 @@ export class ProjectsService {
     return this.writer.write(scope, (write) =>
       write.next((round) => {
         const project = write.project.get();
-        conditions.assertIfMatch(nodeTag(project.currentRevision));
+        conditions.assertPreconditions(nodeTag(project.currentRevision));
         this.projects.delete(round, scope);
         return round.finish(() => Representation.empty({ projectRevision: project.revision }));
       }),
@@ -178,7 +178,7 @@ export class ProjectsService {
         });
         return next.finish(() => {
           const copied = copy.copied.get() ?? notFound('Project');
-          conditions.assertIfMatch(nodeTag(copied.revision));
+          conditions.assertPreconditions(nodeTag(copied.revision));
           assertCopyWithin({
             nodes: copied.nodes,
             treeBefore: 0,

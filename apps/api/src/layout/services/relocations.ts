@@ -93,7 +93,7 @@ export function moveNode<S extends ProjectScope, M extends MovedNode, C extends 
         return round.finish(() => {
           const node = moved.get() ?? notFound(relocation.names.node);
           const parent = node.destination ?? notFound(relocation.names.parent);
-          conditions.assertIfMatch(nodeTag(node.revision));
+          conditions.assertPreconditions(nodeTag(node.revision));
           const project = write.project.get();
           if (node.moved) {
             relocation.assertFits(node);
@@ -152,7 +152,7 @@ export function copyNode<S extends ProjectScope, M extends MovedNode, C extends 
         return round.finish(() => {
           const copied = copy.copied.get() ?? notFound(relocation.names.node);
           const parent = copied.destination ?? notFound(relocation.names.parent);
-          conditions.assertIfMatch(nodeTag(copied.revision));
+          conditions.assertPreconditions(nodeTag(copied.revision));
           assertCopyWithin(copied);
           relocation.assertFits(copied);
           assertCopied(copied);

@@ -80,7 +80,7 @@ export class RowsService {
       const found = this.rows.findForWrite(write, scope);
       return write.next((round) => {
         const current = found.get() ?? notFound('Row');
-        conditions.assertIfMatch(nodeTag(current.revision));
+        conditions.assertPreconditions(nodeTag(current.revision));
         const description = body.description ?? current.description;
         const changed = description !== current.description;
         const where = {
@@ -119,7 +119,7 @@ export class RowsService {
     return this.writer.write(scope, (write) => {
       const deleted = this.rows.delete(write, scope);
       return write.finish(() => {
-        conditions.assertIfMatch(nodeTag(deleted.get() ?? notFound('Row')));
+        conditions.assertPreconditions(nodeTag(deleted.get() ?? notFound('Row')));
         return Representation.empty({ projectRevision: write.project.get().revision });
       });
     });

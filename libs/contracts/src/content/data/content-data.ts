@@ -1,5 +1,5 @@
 import { ClassTransformOptions, Transform } from 'class-transformer';
-import { recordSchemaHint, SchemaHint } from '../../validation/schema-hints';
+import { recordSchemaHint, SchemaHint, VariantsHint } from '../../validation/schema-hints';
 import { sourceMember, toInstance } from '../../validation/to-instance';
 import { CONTENT_TYPES, ContentType, isContentType } from '../content-type';
 import { EmptyDataDto } from './empty-data.dto';
@@ -24,16 +24,18 @@ export const CONTENT_DATA_SCHEMA: SchemaHint = {
   anyOf: CONTENT_TYPES.map((type) => ({ model: () => CONTENT_DATA_CLASSES[type] })),
 };
 
-/** A content body as a whole: each `type` with the data of that type. */
-export const CONTENT_DATA_BY_TYPE_SCHEMA: SchemaHint = {
-  oneOf: CONTENT_TYPES.map((type) => ({
-    properties: {
-      type: { enum: [type] },
-      data: { model: () => CONTENT_DATA_CLASSES[type] },
-    },
-    // Each variant requires its `type`, so that the variants exclude each other.
-    required: ['type'],
-  })),
+/**
+ * A content (a body or a response) as a whole: one variant per `type`, each with the data of
+ * that type, named after the type (`ContentResponse` → `ImageContentResponse`,
+ * `CreateContentDto` → `CreateImageContentDto`).
+ */
+export const CONTENT_VARIANTS: VariantsHint = {
+  discriminator: 'type',
+  variants: Object.fromEntries(
+    CONTENT_TYPES.map((type) => [type, { data: { model: () => CONTENT_DATA_CLASSES[type] } }]),
+  ),
+  variantName: (className, type) =>
+    className.replace('Content', `${type[0].toUpperCase()}${type.slice(1)}Content`),
 };
 
 /**
