@@ -266,7 +266,7 @@ describe('duplicating a node', () => {
       expect(block.headers['project-revision']).toBe('2');
     });
 
-    it('takes the title given, cuts a long one to fit " (copy)", and checks If-Match on the original', async () => {
+    it('takes the title given, cuts a long one to fit " (copy)", and checks If-Match and If-None-Match on the original', async () => {
       const long = 'T'.repeat(TITLE_MAX_LENGTH);
       const t = await buildTree(api, token, { blocks: 1, rows: 0, columns: [], contents: 0 }, long);
       const cut = await api.post(`${t.project}/duplicate`, {}, { token });
@@ -281,8 +281,28 @@ describe('duplicating a node', () => {
           headers: { 'if-match': '"r0"' },
         },
       );
-      const current = (await api.get(t.project, { token })).headers.etag;
+      const current = (await api.get(t.project, { token })).headers.etag as string;
       expect([stale.status, stale.headers.etag]).toEqual([412, current]);
+      const exists = await api.post(
+        `${t.project}/duplicate`,
+        {},
+        {
+          token,
+          headers: { 'if-none-match': '*' },
+        },
+      );
+      expect([exists.status, exists.headers.etag]).toEqual([412, current]);
+      const block = await api.post(
+        `${t.blocks[0]}/duplicate`,
+        {},
+        {
+          token,
+          headers: {
+            'if-none-match': (await api.get(t.blocks[0], { token })).headers.etag as string,
+          },
+        },
+      );
+      expect(block.status).toBe(412);
       expect((await api.post(`${t.project}/duplicate`, { title: '' }, { token })).status).toBe(400);
     });
 

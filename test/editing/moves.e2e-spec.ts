@@ -255,7 +255,7 @@ describe('moving a node', () => {
     }
   });
 
-  it('checks If-Match against the node’s tag under the lock: 412 with the current tag, and nothing changes', async () => {
+  it('checks If-Match and If-None-Match against the node’s tag under the lock: 412 with the current tag, and nothing changes', async () => {
     const t = await tree();
     const content = t.contents[0][1][0][0];
     const tag = (await api.get(content, { token })).headers.etag as string;
@@ -272,10 +272,25 @@ describe('moving a node', () => {
     expect(await revisionOf(t)).toBe(revision);
     expect((await api.get(content, { token })).status).toBe(200);
 
+    // If-None-Match on a write: `*` (it exists) or its current tag is false, 412 (RFC 9110).
+    for (const ifNoneMatch of ['*', current, `"r0", ${current}`]) {
+      const refused = await api.post(
+        `${content}/move`,
+        { columnId: idOf(t.columns[1][0][0]) },
+        { token, headers: { 'if-none-match': ifNoneMatch } },
+      );
+      expect([ifNoneMatch, refused.status, refused.headers.etag]).toEqual([
+        ifNoneMatch,
+        412,
+        current,
+      ]);
+    }
+    expect(await revisionOf(t)).toBe(revision);
+
     const fresh = await api.post(
       `${content}/move`,
       { columnId: idOf(t.columns[1][0][0]) },
-      { token, headers: { 'if-match': current } },
+      { token, headers: { 'if-match': current, 'if-none-match': tag } },
     );
     expect(fresh.status).toBe(200);
   });
