@@ -437,31 +437,21 @@ WITH
   ),
   parent_changes AS (
     SELECT
-      c.parent_id,
-      sum(c.count)::int AS count,
-      sum(c.bytes)::bigint AS bytes
+      CASE
+        WHEN count(DISTINCT COALESCE(ch.new_parent, ch.old_parent)) = 1
+        AND bool_and(
+          ch.old_parent IS NULL
+          OR ch.new_parent IS NULL
+          OR ch.old_parent = ch.new_parent
+        ) THEN (array_agg(COALESCE(ch.new_parent, ch.old_parent))) [1]
+        ELSE ('a write of one parent changed ' || count(*) || ' nodes under several')::uuid
+      END AS parent_id,
+      (count(ch.new_parent) - count(ch.old_parent))::int AS count,
+      (sum(ch.new_bytes) - sum(ch.old_bytes))::bigint AS bytes
     FROM
-      (
-        SELECT
-          ch.old_parent AS parent_id,
-          -1 AS count,
-          - ch.old_bytes AS bytes
-        FROM
-          changed ch
-        WHERE
-          ch.old_parent IS NOT NULL
-        UNION ALL
-        SELECT
-          ch.new_parent,
-          1,
-          ch.new_bytes
-        FROM
-          changed ch
-        WHERE
-          ch.new_parent IS NOT NULL
-      ) c
-    GROUP BY
-      c.parent_id
+      changed ch
+    HAVING
+      count(*) > 0
   ),
   touched_project AS (
     UPDATE projects x
@@ -474,7 +464,13 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = (
+        SELECT
+          c.parent_id
+        FROM
+          parent_changes c
+      )
+      AND x.id = d.parent_id
       AND x.id = $2
     RETURNING
       x.id,
@@ -667,31 +663,21 @@ WITH
   ),
   parent_changes AS (
     SELECT
-      c.parent_id,
-      sum(c.count)::int AS count,
-      sum(c.bytes)::bigint AS bytes
+      CASE
+        WHEN count(DISTINCT COALESCE(ch.new_parent, ch.old_parent)) = 1
+        AND bool_and(
+          ch.old_parent IS NULL
+          OR ch.new_parent IS NULL
+          OR ch.old_parent = ch.new_parent
+        ) THEN (array_agg(COALESCE(ch.new_parent, ch.old_parent))) [1]
+        ELSE ('a write of one parent changed ' || count(*) || ' nodes under several')::uuid
+      END AS parent_id,
+      (count(ch.new_parent) - count(ch.old_parent))::int AS count,
+      (sum(ch.new_bytes) - sum(ch.old_bytes))::bigint AS bytes
     FROM
-      (
-        SELECT
-          ch.old_parent AS parent_id,
-          -1 AS count,
-          - ch.old_bytes AS bytes
-        FROM
-          changed ch
-        WHERE
-          ch.old_parent IS NOT NULL
-        UNION ALL
-        SELECT
-          ch.new_parent,
-          1,
-          ch.new_bytes
-        FROM
-          changed ch
-        WHERE
-          ch.new_parent IS NOT NULL
-      ) c
-    GROUP BY
-      c.parent_id
+      changed ch
+    HAVING
+      count(*) > 0
   ),
   touched_project AS (
     UPDATE projects x
@@ -704,7 +690,13 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = (
+        SELECT
+          c.parent_id
+        FROM
+          parent_changes c
+      )
+      AND x.id = d.parent_id
       AND x.id = $2
     RETURNING
       x.id,
@@ -902,31 +894,21 @@ WITH
   ),
   parent_changes AS (
     SELECT
-      c.parent_id,
-      sum(c.count)::int AS count,
-      sum(c.bytes)::bigint AS bytes
+      CASE
+        WHEN count(DISTINCT COALESCE(ch.new_parent, ch.old_parent)) = 1
+        AND bool_and(
+          ch.old_parent IS NULL
+          OR ch.new_parent IS NULL
+          OR ch.old_parent = ch.new_parent
+        ) THEN (array_agg(COALESCE(ch.new_parent, ch.old_parent))) [1]
+        ELSE ('a write of one parent changed ' || count(*) || ' nodes under several')::uuid
+      END AS parent_id,
+      (count(ch.new_parent) - count(ch.old_parent))::int AS count,
+      (sum(ch.new_bytes) - sum(ch.old_bytes))::bigint AS bytes
     FROM
-      (
-        SELECT
-          ch.old_parent AS parent_id,
-          -1 AS count,
-          - ch.old_bytes AS bytes
-        FROM
-          changed ch
-        WHERE
-          ch.old_parent IS NOT NULL
-        UNION ALL
-        SELECT
-          ch.new_parent,
-          1,
-          ch.new_bytes
-        FROM
-          changed ch
-        WHERE
-          ch.new_parent IS NOT NULL
-      ) c
-    GROUP BY
-      c.parent_id
+      changed ch
+    HAVING
+      count(*) > 0
   ),
   touched_project AS (
     UPDATE projects x
@@ -939,7 +921,13 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = (
+        SELECT
+          c.parent_id
+        FROM
+          parent_changes c
+      )
+      AND x.id = d.parent_id
       AND x.id = $1
     RETURNING
       x.id,
@@ -1314,7 +1302,15 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            c.parent_id
+          FROM
+            parent_changes c
+        )
+      )
+      AND x.id = d.parent_id
       AND x.id = $2
     RETURNING
       x.id,
@@ -1532,31 +1528,21 @@ WITH
   ),
   parent_changes AS (
     SELECT
-      c.parent_id,
-      sum(c.count)::int AS count,
-      sum(c.bytes)::bigint AS bytes
+      CASE
+        WHEN count(DISTINCT COALESCE(ch.new_parent, ch.old_parent)) = 1
+        AND bool_and(
+          ch.old_parent IS NULL
+          OR ch.new_parent IS NULL
+          OR ch.old_parent = ch.new_parent
+        ) THEN (array_agg(COALESCE(ch.new_parent, ch.old_parent))) [1]
+        ELSE ('a write of one parent changed ' || count(*) || ' nodes under several')::uuid
+      END AS parent_id,
+      (count(ch.new_parent) - count(ch.old_parent))::int AS count,
+      (sum(ch.new_bytes) - sum(ch.old_bytes))::bigint AS bytes
     FROM
-      (
-        SELECT
-          ch.old_parent AS parent_id,
-          -1 AS count,
-          - ch.old_bytes AS bytes
-        FROM
-          changed ch
-        WHERE
-          ch.old_parent IS NOT NULL
-        UNION ALL
-        SELECT
-          ch.new_parent,
-          1,
-          ch.new_bytes
-        FROM
-          changed ch
-        WHERE
-          ch.new_parent IS NOT NULL
-      ) c
-    GROUP BY
-      c.parent_id
+      changed ch
+    HAVING
+      count(*) > 0
   ),
   touched_project AS (
     UPDATE projects x
@@ -1569,7 +1555,13 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = (
+        SELECT
+          c.parent_id
+        FROM
+          parent_changes c
+      )
+      AND x.id = d.parent_id
       AND x.id = $2
     RETURNING
       x.id,

@@ -286,31 +286,21 @@ WITH
   ),
   parent_changes AS (
     SELECT
-      c.parent_id,
-      sum(c.count)::int AS count,
-      sum(c.bytes)::bigint AS bytes
+      CASE
+        WHEN count(DISTINCT COALESCE(ch.new_parent, ch.old_parent)) = 1
+        AND bool_and(
+          ch.old_parent IS NULL
+          OR ch.new_parent IS NULL
+          OR ch.old_parent = ch.new_parent
+        ) THEN (array_agg(COALESCE(ch.new_parent, ch.old_parent))) [1]
+        ELSE ('a write of one parent changed ' || count(*) || ' nodes under several')::uuid
+      END AS parent_id,
+      (count(ch.new_parent) - count(ch.old_parent))::int AS count,
+      (sum(ch.new_bytes) - sum(ch.old_bytes))::bigint AS bytes
     FROM
-      (
-        SELECT
-          ch.old_parent AS parent_id,
-          -1 AS count,
-          - ch.old_bytes AS bytes
-        FROM
-          changed ch
-        WHERE
-          ch.old_parent IS NOT NULL
-        UNION ALL
-        SELECT
-          ch.new_parent,
-          1,
-          ch.new_bytes
-        FROM
-          changed ch
-        WHERE
-          ch.new_parent IS NOT NULL
-      ) c
-    GROUP BY
-      c.parent_id
+      changed ch
+    HAVING
+      count(*) > 0
   ),
   touched_row AS (
     UPDATE rows x
@@ -322,7 +312,13 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = (
+        SELECT
+          c.parent_id
+        FROM
+          parent_changes c
+      )
+      AND x.id = d.parent_id
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -337,17 +333,15 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes
     FROM
-      (
+      touched_row d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_row t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -363,17 +357,15 @@ WITH
       children_bytes = x.children_bytes + d.bytes,
       updated_at = now()
     FROM
-      (
+      touched_block d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_block t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.id = $1
     RETURNING
       x.id,
@@ -517,31 +509,21 @@ WITH
   ),
   parent_changes AS (
     SELECT
-      c.parent_id,
-      sum(c.count)::int AS count,
-      sum(c.bytes)::bigint AS bytes
+      CASE
+        WHEN count(DISTINCT COALESCE(ch.new_parent, ch.old_parent)) = 1
+        AND bool_and(
+          ch.old_parent IS NULL
+          OR ch.new_parent IS NULL
+          OR ch.old_parent = ch.new_parent
+        ) THEN (array_agg(COALESCE(ch.new_parent, ch.old_parent))) [1]
+        ELSE ('a write of one parent changed ' || count(*) || ' nodes under several')::uuid
+      END AS parent_id,
+      (count(ch.new_parent) - count(ch.old_parent))::int AS count,
+      (sum(ch.new_bytes) - sum(ch.old_bytes))::bigint AS bytes
     FROM
-      (
-        SELECT
-          ch.old_parent AS parent_id,
-          -1 AS count,
-          - ch.old_bytes AS bytes
-        FROM
-          changed ch
-        WHERE
-          ch.old_parent IS NOT NULL
-        UNION ALL
-        SELECT
-          ch.new_parent,
-          1,
-          ch.new_bytes
-        FROM
-          changed ch
-        WHERE
-          ch.new_parent IS NOT NULL
-      ) c
-    GROUP BY
-      c.parent_id
+      changed ch
+    HAVING
+      count(*) > 0
   ),
   touched_row AS (
     UPDATE rows x
@@ -553,7 +535,13 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = (
+        SELECT
+          c.parent_id
+        FROM
+          parent_changes c
+      )
+      AND x.id = d.parent_id
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -568,17 +556,15 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes
     FROM
-      (
+      touched_row d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_row t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -594,17 +580,15 @@ WITH
       children_bytes = x.children_bytes + d.bytes,
       updated_at = now()
     FROM
-      (
+      touched_block d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_block t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.id = $1
     RETURNING
       x.id,
@@ -764,31 +748,21 @@ WITH
   ),
   parent_changes AS (
     SELECT
-      c.parent_id,
-      sum(c.count)::int AS count,
-      sum(c.bytes)::bigint AS bytes
+      CASE
+        WHEN count(DISTINCT COALESCE(ch.new_parent, ch.old_parent)) = 1
+        AND bool_and(
+          ch.old_parent IS NULL
+          OR ch.new_parent IS NULL
+          OR ch.old_parent = ch.new_parent
+        ) THEN (array_agg(COALESCE(ch.new_parent, ch.old_parent))) [1]
+        ELSE ('a write of one parent changed ' || count(*) || ' nodes under several')::uuid
+      END AS parent_id,
+      (count(ch.new_parent) - count(ch.old_parent))::int AS count,
+      (sum(ch.new_bytes) - sum(ch.old_bytes))::bigint AS bytes
     FROM
-      (
-        SELECT
-          ch.old_parent AS parent_id,
-          -1 AS count,
-          - ch.old_bytes AS bytes
-        FROM
-          changed ch
-        WHERE
-          ch.old_parent IS NOT NULL
-        UNION ALL
-        SELECT
-          ch.new_parent,
-          1,
-          ch.new_bytes
-        FROM
-          changed ch
-        WHERE
-          ch.new_parent IS NOT NULL
-      ) c
-    GROUP BY
-      c.parent_id
+      changed ch
+    HAVING
+      count(*) > 0
   ),
   touched_row AS (
     UPDATE rows x
@@ -800,7 +774,13 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = (
+        SELECT
+          c.parent_id
+        FROM
+          parent_changes c
+      )
+      AND x.id = d.parent_id
       AND x.project_id = $3
     RETURNING
       x.id,
@@ -815,17 +795,15 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes
     FROM
-      (
+      touched_row d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_row t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.project_id = $3
     RETURNING
       x.id,
@@ -841,17 +819,15 @@ WITH
       children_bytes = x.children_bytes + d.bytes,
       updated_at = now()
     FROM
-      (
+      touched_block d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_block t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.id = $3
     RETURNING
       x.id,
@@ -1133,7 +1109,15 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            c.parent_id
+          FROM
+            parent_changes c
+        )
+      )
+      AND x.id = d.parent_id
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -1150,7 +1134,7 @@ WITH
     FROM
       (
         SELECT
-          t.up AS id,
+          t.up,
           sum(t.bytes)::bigint AS bytes
         FROM
           touched_row t
@@ -1158,7 +1142,15 @@ WITH
           t.up
       ) d
     WHERE
-      x.id = d.id
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            t.up
+          FROM
+            touched_row t
+        )
+      )
+      AND x.id = d.up
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -1176,7 +1168,7 @@ WITH
     FROM
       (
         SELECT
-          t.up AS id,
+          t.up,
           sum(t.bytes)::bigint AS bytes
         FROM
           touched_block t
@@ -1184,7 +1176,15 @@ WITH
           t.up
       ) d
     WHERE
-      x.id = d.id
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            t.up
+          FROM
+            touched_block t
+        )
+      )
+      AND x.id = d.up
       AND x.id = $1
     RETURNING
       x.id,
@@ -1382,31 +1382,21 @@ WITH
   ),
   parent_changes AS (
     SELECT
-      c.parent_id,
-      sum(c.count)::int AS count,
-      sum(c.bytes)::bigint AS bytes
+      CASE
+        WHEN count(DISTINCT COALESCE(ch.new_parent, ch.old_parent)) = 1
+        AND bool_and(
+          ch.old_parent IS NULL
+          OR ch.new_parent IS NULL
+          OR ch.old_parent = ch.new_parent
+        ) THEN (array_agg(COALESCE(ch.new_parent, ch.old_parent))) [1]
+        ELSE ('a write of one parent changed ' || count(*) || ' nodes under several')::uuid
+      END AS parent_id,
+      (count(ch.new_parent) - count(ch.old_parent))::int AS count,
+      (sum(ch.new_bytes) - sum(ch.old_bytes))::bigint AS bytes
     FROM
-      (
-        SELECT
-          ch.old_parent AS parent_id,
-          -1 AS count,
-          - ch.old_bytes AS bytes
-        FROM
-          changed ch
-        WHERE
-          ch.old_parent IS NOT NULL
-        UNION ALL
-        SELECT
-          ch.new_parent,
-          1,
-          ch.new_bytes
-        FROM
-          changed ch
-        WHERE
-          ch.new_parent IS NOT NULL
-      ) c
-    GROUP BY
-      c.parent_id
+      changed ch
+    HAVING
+      count(*) > 0
   ),
   touched_column AS (
     UPDATE columns x
@@ -1418,7 +1408,13 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = (
+        SELECT
+          c.parent_id
+        FROM
+          parent_changes c
+      )
+      AND x.id = d.parent_id
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -1433,17 +1429,15 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes
     FROM
-      (
+      touched_column d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_column t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -1458,17 +1452,15 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes
     FROM
-      (
+      touched_row d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_row t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -1484,17 +1476,15 @@ WITH
       children_bytes = x.children_bytes + d.bytes,
       updated_at = now()
     FROM
-      (
+      touched_block d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_block t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.id = $1
     RETURNING
       x.id,
@@ -1615,31 +1605,21 @@ WITH
   ),
   parent_changes AS (
     SELECT
-      c.parent_id,
-      sum(c.count)::int AS count,
-      sum(c.bytes)::bigint AS bytes
+      CASE
+        WHEN count(DISTINCT COALESCE(ch.new_parent, ch.old_parent)) = 1
+        AND bool_and(
+          ch.old_parent IS NULL
+          OR ch.new_parent IS NULL
+          OR ch.old_parent = ch.new_parent
+        ) THEN (array_agg(COALESCE(ch.new_parent, ch.old_parent))) [1]
+        ELSE ('a write of one parent changed ' || count(*) || ' nodes under several')::uuid
+      END AS parent_id,
+      (count(ch.new_parent) - count(ch.old_parent))::int AS count,
+      (sum(ch.new_bytes) - sum(ch.old_bytes))::bigint AS bytes
     FROM
-      (
-        SELECT
-          ch.old_parent AS parent_id,
-          -1 AS count,
-          - ch.old_bytes AS bytes
-        FROM
-          changed ch
-        WHERE
-          ch.old_parent IS NOT NULL
-        UNION ALL
-        SELECT
-          ch.new_parent,
-          1,
-          ch.new_bytes
-        FROM
-          changed ch
-        WHERE
-          ch.new_parent IS NOT NULL
-      ) c
-    GROUP BY
-      c.parent_id
+      changed ch
+    HAVING
+      count(*) > 0
   ),
   touched_row AS (
     UPDATE rows x
@@ -1651,7 +1631,13 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = (
+        SELECT
+          c.parent_id
+        FROM
+          parent_changes c
+      )
+      AND x.id = d.parent_id
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -1666,17 +1652,15 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes
     FROM
-      (
+      touched_row d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_row t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -1692,17 +1676,15 @@ WITH
       children_bytes = x.children_bytes + d.bytes,
       updated_at = now()
     FROM
-      (
+      touched_block d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_block t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.id = $1
     RETURNING
       x.id,

@@ -208,31 +208,21 @@ WITH
   ),
   parent_changes AS (
     SELECT
-      c.parent_id,
-      sum(c.count)::int AS count,
-      sum(c.bytes)::bigint AS bytes
+      CASE
+        WHEN count(DISTINCT COALESCE(ch.new_parent, ch.old_parent)) = 1
+        AND bool_and(
+          ch.old_parent IS NULL
+          OR ch.new_parent IS NULL
+          OR ch.old_parent = ch.new_parent
+        ) THEN (array_agg(COALESCE(ch.new_parent, ch.old_parent))) [1]
+        ELSE ('a write of one parent changed ' || count(*) || ' nodes under several')::uuid
+      END AS parent_id,
+      (count(ch.new_parent) - count(ch.old_parent))::int AS count,
+      (sum(ch.new_bytes) - sum(ch.old_bytes))::bigint AS bytes
     FROM
-      (
-        SELECT
-          ch.old_parent AS parent_id,
-          -1 AS count,
-          - ch.old_bytes AS bytes
-        FROM
-          changed ch
-        WHERE
-          ch.old_parent IS NOT NULL
-        UNION ALL
-        SELECT
-          ch.new_parent,
-          1,
-          ch.new_bytes
-        FROM
-          changed ch
-        WHERE
-          ch.new_parent IS NOT NULL
-      ) c
-    GROUP BY
-      c.parent_id
+      changed ch
+    HAVING
+      count(*) > 0
   ),
   touched_column AS (
     UPDATE columns x
@@ -244,7 +234,13 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = (
+        SELECT
+          c.parent_id
+        FROM
+          parent_changes c
+      )
+      AND x.id = d.parent_id
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -259,17 +255,15 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes
     FROM
-      (
+      touched_column d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_column t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -284,17 +278,15 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes
     FROM
-      (
+      touched_row d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_row t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -310,17 +302,15 @@ WITH
       children_bytes = x.children_bytes + d.bytes,
       updated_at = now()
     FROM
-      (
+      touched_block d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_block t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.id = $1
     RETURNING
       x.id,
@@ -429,31 +419,21 @@ WITH
   ),
   parent_changes AS (
     SELECT
-      c.parent_id,
-      sum(c.count)::int AS count,
-      sum(c.bytes)::bigint AS bytes
+      CASE
+        WHEN count(DISTINCT COALESCE(ch.new_parent, ch.old_parent)) = 1
+        AND bool_and(
+          ch.old_parent IS NULL
+          OR ch.new_parent IS NULL
+          OR ch.old_parent = ch.new_parent
+        ) THEN (array_agg(COALESCE(ch.new_parent, ch.old_parent))) [1]
+        ELSE ('a write of one parent changed ' || count(*) || ' nodes under several')::uuid
+      END AS parent_id,
+      (count(ch.new_parent) - count(ch.old_parent))::int AS count,
+      (sum(ch.new_bytes) - sum(ch.old_bytes))::bigint AS bytes
     FROM
-      (
-        SELECT
-          ch.old_parent AS parent_id,
-          -1 AS count,
-          - ch.old_bytes AS bytes
-        FROM
-          changed ch
-        WHERE
-          ch.old_parent IS NOT NULL
-        UNION ALL
-        SELECT
-          ch.new_parent,
-          1,
-          ch.new_bytes
-        FROM
-          changed ch
-        WHERE
-          ch.new_parent IS NOT NULL
-      ) c
-    GROUP BY
-      c.parent_id
+      changed ch
+    HAVING
+      count(*) > 0
   ),
   touched_column AS (
     UPDATE columns x
@@ -465,7 +445,13 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = (
+        SELECT
+          c.parent_id
+        FROM
+          parent_changes c
+      )
+      AND x.id = d.parent_id
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -480,17 +466,15 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes
     FROM
-      (
+      touched_column d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_column t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -505,17 +489,15 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes
     FROM
-      (
+      touched_row d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_row t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -531,17 +513,15 @@ WITH
       children_bytes = x.children_bytes + d.bytes,
       updated_at = now()
     FROM
-      (
+      touched_block d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_block t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.id = $1
     RETURNING
       x.id,
@@ -660,31 +640,21 @@ WITH
   ),
   parent_changes AS (
     SELECT
-      c.parent_id,
-      sum(c.count)::int AS count,
-      sum(c.bytes)::bigint AS bytes
+      CASE
+        WHEN count(DISTINCT COALESCE(ch.new_parent, ch.old_parent)) = 1
+        AND bool_and(
+          ch.old_parent IS NULL
+          OR ch.new_parent IS NULL
+          OR ch.old_parent = ch.new_parent
+        ) THEN (array_agg(COALESCE(ch.new_parent, ch.old_parent))) [1]
+        ELSE ('a write of one parent changed ' || count(*) || ' nodes under several')::uuid
+      END AS parent_id,
+      (count(ch.new_parent) - count(ch.old_parent))::int AS count,
+      (sum(ch.new_bytes) - sum(ch.old_bytes))::bigint AS bytes
     FROM
-      (
-        SELECT
-          ch.old_parent AS parent_id,
-          -1 AS count,
-          - ch.old_bytes AS bytes
-        FROM
-          changed ch
-        WHERE
-          ch.old_parent IS NOT NULL
-        UNION ALL
-        SELECT
-          ch.new_parent,
-          1,
-          ch.new_bytes
-        FROM
-          changed ch
-        WHERE
-          ch.new_parent IS NOT NULL
-      ) c
-    GROUP BY
-      c.parent_id
+      changed ch
+    HAVING
+      count(*) > 0
   ),
   touched_column AS (
     UPDATE columns x
@@ -696,7 +666,13 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = (
+        SELECT
+          c.parent_id
+        FROM
+          parent_changes c
+      )
+      AND x.id = d.parent_id
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -711,17 +687,15 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes
     FROM
-      (
+      touched_column d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_column t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -736,17 +710,15 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes
     FROM
-      (
+      touched_row d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_row t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -762,17 +734,15 @@ WITH
       children_bytes = x.children_bytes + d.bytes,
       updated_at = now()
     FROM
-      (
+      touched_block d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_block t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.id = $1
     RETURNING
       x.id,
@@ -1009,7 +979,15 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            c.parent_id
+          FROM
+            parent_changes c
+        )
+      )
+      AND x.id = d.parent_id
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -1026,7 +1004,7 @@ WITH
     FROM
       (
         SELECT
-          t.up AS id,
+          t.up,
           sum(t.bytes)::bigint AS bytes
         FROM
           touched_column t
@@ -1034,7 +1012,15 @@ WITH
           t.up
       ) d
     WHERE
-      x.id = d.id
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            t.up
+          FROM
+            touched_column t
+        )
+      )
+      AND x.id = d.up
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -1051,7 +1037,7 @@ WITH
     FROM
       (
         SELECT
-          t.up AS id,
+          t.up,
           sum(t.bytes)::bigint AS bytes
         FROM
           touched_row t
@@ -1059,7 +1045,15 @@ WITH
           t.up
       ) d
     WHERE
-      x.id = d.id
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            t.up
+          FROM
+            touched_row t
+        )
+      )
+      AND x.id = d.up
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -1077,7 +1071,7 @@ WITH
     FROM
       (
         SELECT
-          t.up AS id,
+          t.up,
           sum(t.bytes)::bigint AS bytes
         FROM
           touched_block t
@@ -1085,7 +1079,15 @@ WITH
           t.up
       ) d
     WHERE
-      x.id = d.id
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            t.up
+          FROM
+            touched_block t
+        )
+      )
+      AND x.id = d.up
       AND x.id = $1
     RETURNING
       x.id,
@@ -1200,31 +1202,21 @@ WITH
   ),
   parent_changes AS (
     SELECT
-      c.parent_id,
-      sum(c.count)::int AS count,
-      sum(c.bytes)::bigint AS bytes
+      CASE
+        WHEN count(DISTINCT COALESCE(ch.new_parent, ch.old_parent)) = 1
+        AND bool_and(
+          ch.old_parent IS NULL
+          OR ch.new_parent IS NULL
+          OR ch.old_parent = ch.new_parent
+        ) THEN (array_agg(COALESCE(ch.new_parent, ch.old_parent))) [1]
+        ELSE ('a write of one parent changed ' || count(*) || ' nodes under several')::uuid
+      END AS parent_id,
+      (count(ch.new_parent) - count(ch.old_parent))::int AS count,
+      (sum(ch.new_bytes) - sum(ch.old_bytes))::bigint AS bytes
     FROM
-      (
-        SELECT
-          ch.old_parent AS parent_id,
-          -1 AS count,
-          - ch.old_bytes AS bytes
-        FROM
-          changed ch
-        WHERE
-          ch.old_parent IS NOT NULL
-        UNION ALL
-        SELECT
-          ch.new_parent,
-          1,
-          ch.new_bytes
-        FROM
-          changed ch
-        WHERE
-          ch.new_parent IS NOT NULL
-      ) c
-    GROUP BY
-      c.parent_id
+      changed ch
+    HAVING
+      count(*) > 0
   ),
   touched_column AS (
     UPDATE columns x
@@ -1236,7 +1228,13 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = (
+        SELECT
+          c.parent_id
+        FROM
+          parent_changes c
+      )
+      AND x.id = d.parent_id
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -1251,17 +1249,15 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes
     FROM
-      (
+      touched_column d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_column t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -1276,17 +1272,15 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes
     FROM
-      (
+      touched_row d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_row t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.project_id = $1
     RETURNING
       x.id,
@@ -1302,17 +1296,15 @@ WITH
       children_bytes = x.children_bytes + d.bytes,
       updated_at = now()
     FROM
-      (
+      touched_block d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_block t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.id = $1
     RETURNING
       x.id,

@@ -269,31 +269,21 @@ WITH
   ),
   parent_changes AS (
     SELECT
-      c.parent_id,
-      sum(c.count)::int AS count,
-      sum(c.bytes)::bigint AS bytes
+      CASE
+        WHEN count(DISTINCT COALESCE(ch.new_parent, ch.old_parent)) = 1
+        AND bool_and(
+          ch.old_parent IS NULL
+          OR ch.new_parent IS NULL
+          OR ch.old_parent = ch.new_parent
+        ) THEN (array_agg(COALESCE(ch.new_parent, ch.old_parent))) [1]
+        ELSE ('a write of one parent changed ' || count(*) || ' nodes under several')::uuid
+      END AS parent_id,
+      (count(ch.new_parent) - count(ch.old_parent))::int AS count,
+      (sum(ch.new_bytes) - sum(ch.old_bytes))::bigint AS bytes
     FROM
-      (
-        SELECT
-          ch.old_parent AS parent_id,
-          -1 AS count,
-          - ch.old_bytes AS bytes
-        FROM
-          changed ch
-        WHERE
-          ch.old_parent IS NOT NULL
-        UNION ALL
-        SELECT
-          ch.new_parent,
-          1,
-          ch.new_bytes
-        FROM
-          changed ch
-        WHERE
-          ch.new_parent IS NOT NULL
-      ) c
-    GROUP BY
-      c.parent_id
+      changed ch
+    HAVING
+      count(*) > 0
   ),
   touched_block AS (
     UPDATE blocks x
@@ -305,7 +295,13 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = (
+        SELECT
+          c.parent_id
+        FROM
+          parent_changes c
+      )
+      AND x.id = d.parent_id
       AND x.project_id = $3
     RETURNING
       x.id,
@@ -321,17 +317,15 @@ WITH
       children_bytes = x.children_bytes + d.bytes,
       updated_at = now()
     FROM
-      (
+      touched_block d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_block t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.id = $3
     RETURNING
       x.id,
@@ -482,31 +476,21 @@ WITH
   ),
   parent_changes AS (
     SELECT
-      c.parent_id,
-      sum(c.count)::int AS count,
-      sum(c.bytes)::bigint AS bytes
+      CASE
+        WHEN count(DISTINCT COALESCE(ch.new_parent, ch.old_parent)) = 1
+        AND bool_and(
+          ch.old_parent IS NULL
+          OR ch.new_parent IS NULL
+          OR ch.old_parent = ch.new_parent
+        ) THEN (array_agg(COALESCE(ch.new_parent, ch.old_parent))) [1]
+        ELSE ('a write of one parent changed ' || count(*) || ' nodes under several')::uuid
+      END AS parent_id,
+      (count(ch.new_parent) - count(ch.old_parent))::int AS count,
+      (sum(ch.new_bytes) - sum(ch.old_bytes))::bigint AS bytes
     FROM
-      (
-        SELECT
-          ch.old_parent AS parent_id,
-          -1 AS count,
-          - ch.old_bytes AS bytes
-        FROM
-          changed ch
-        WHERE
-          ch.old_parent IS NOT NULL
-        UNION ALL
-        SELECT
-          ch.new_parent,
-          1,
-          ch.new_bytes
-        FROM
-          changed ch
-        WHERE
-          ch.new_parent IS NOT NULL
-      ) c
-    GROUP BY
-      c.parent_id
+      changed ch
+    HAVING
+      count(*) > 0
   ),
   touched_block AS (
     UPDATE blocks x
@@ -518,7 +502,13 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = (
+        SELECT
+          c.parent_id
+        FROM
+          parent_changes c
+      )
+      AND x.id = d.parent_id
       AND x.project_id = $3
     RETURNING
       x.id,
@@ -534,17 +524,15 @@ WITH
       children_bytes = x.children_bytes + d.bytes,
       updated_at = now()
     FROM
-      (
+      touched_block d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_block t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.id = $3
     RETURNING
       x.id,
@@ -700,31 +688,21 @@ WITH
   ),
   parent_changes AS (
     SELECT
-      c.parent_id,
-      sum(c.count)::int AS count,
-      sum(c.bytes)::bigint AS bytes
+      CASE
+        WHEN count(DISTINCT COALESCE(ch.new_parent, ch.old_parent)) = 1
+        AND bool_and(
+          ch.old_parent IS NULL
+          OR ch.new_parent IS NULL
+          OR ch.old_parent = ch.new_parent
+        ) THEN (array_agg(COALESCE(ch.new_parent, ch.old_parent))) [1]
+        ELSE ('a write of one parent changed ' || count(*) || ' nodes under several')::uuid
+      END AS parent_id,
+      (count(ch.new_parent) - count(ch.old_parent))::int AS count,
+      (sum(ch.new_bytes) - sum(ch.old_bytes))::bigint AS bytes
     FROM
-      (
-        SELECT
-          ch.old_parent AS parent_id,
-          -1 AS count,
-          - ch.old_bytes AS bytes
-        FROM
-          changed ch
-        WHERE
-          ch.old_parent IS NOT NULL
-        UNION ALL
-        SELECT
-          ch.new_parent,
-          1,
-          ch.new_bytes
-        FROM
-          changed ch
-        WHERE
-          ch.new_parent IS NOT NULL
-      ) c
-    GROUP BY
-      c.parent_id
+      changed ch
+    HAVING
+      count(*) > 0
   ),
   touched_block AS (
     UPDATE blocks x
@@ -736,7 +714,13 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = (
+        SELECT
+          c.parent_id
+        FROM
+          parent_changes c
+      )
+      AND x.id = d.parent_id
       AND x.project_id = $2
     RETURNING
       x.id,
@@ -752,17 +736,15 @@ WITH
       children_bytes = x.children_bytes + d.bytes,
       updated_at = now()
     FROM
-      (
+      touched_block d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_block t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.id = $2
     RETURNING
       x.id,
@@ -1075,7 +1057,15 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            c.parent_id
+          FROM
+            parent_changes c
+        )
+      )
+      AND x.id = d.parent_id
       AND x.project_id = $3
     RETURNING
       x.id,
@@ -1093,7 +1083,7 @@ WITH
     FROM
       (
         SELECT
-          t.up AS id,
+          t.up,
           sum(t.bytes)::bigint AS bytes
         FROM
           touched_block t
@@ -1101,7 +1091,15 @@ WITH
           t.up
       ) d
     WHERE
-      x.id = d.id
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            t.up
+          FROM
+            touched_block t
+        )
+      )
+      AND x.id = d.up
       AND x.id = $3
     RETURNING
       x.id,
@@ -1330,31 +1328,21 @@ WITH
   ),
   parent_changes AS (
     SELECT
-      c.parent_id,
-      sum(c.count)::int AS count,
-      sum(c.bytes)::bigint AS bytes
+      CASE
+        WHEN count(DISTINCT COALESCE(ch.new_parent, ch.old_parent)) = 1
+        AND bool_and(
+          ch.old_parent IS NULL
+          OR ch.new_parent IS NULL
+          OR ch.old_parent = ch.new_parent
+        ) THEN (array_agg(COALESCE(ch.new_parent, ch.old_parent))) [1]
+        ELSE ('a write of one parent changed ' || count(*) || ' nodes under several')::uuid
+      END AS parent_id,
+      (count(ch.new_parent) - count(ch.old_parent))::int AS count,
+      (sum(ch.new_bytes) - sum(ch.old_bytes))::bigint AS bytes
     FROM
-      (
-        SELECT
-          ch.old_parent AS parent_id,
-          -1 AS count,
-          - ch.old_bytes AS bytes
-        FROM
-          changed ch
-        WHERE
-          ch.old_parent IS NOT NULL
-        UNION ALL
-        SELECT
-          ch.new_parent,
-          1,
-          ch.new_bytes
-        FROM
-          changed ch
-        WHERE
-          ch.new_parent IS NOT NULL
-      ) c
-    GROUP BY
-      c.parent_id
+      changed ch
+    HAVING
+      count(*) > 0
   ),
   touched_block AS (
     UPDATE blocks x
@@ -1366,7 +1354,13 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = (
+        SELECT
+          c.parent_id
+        FROM
+          parent_changes c
+      )
+      AND x.id = d.parent_id
       AND x.project_id = $3
     RETURNING
       x.id,
@@ -1382,17 +1376,15 @@ WITH
       children_bytes = x.children_bytes + d.bytes,
       updated_at = now()
     FROM
-      (
+      touched_block d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_block t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.id = $3
     RETURNING
       x.id,

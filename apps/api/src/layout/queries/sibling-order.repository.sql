@@ -61,31 +61,21 @@ WITH
   ),
   parent_changes AS (
     SELECT
-      c.parent_id,
-      sum(c.count)::int AS count,
-      sum(c.bytes)::bigint AS bytes
+      CASE
+        WHEN count(DISTINCT COALESCE(ch.new_parent, ch.old_parent)) = 1
+        AND bool_and(
+          ch.old_parent IS NULL
+          OR ch.new_parent IS NULL
+          OR ch.old_parent = ch.new_parent
+        ) THEN (array_agg(COALESCE(ch.new_parent, ch.old_parent))) [1]
+        ELSE ('a write of one parent changed ' || count(*) || ' nodes under several')::uuid
+      END AS parent_id,
+      (count(ch.new_parent) - count(ch.old_parent))::int AS count,
+      (sum(ch.new_bytes) - sum(ch.old_bytes))::bigint AS bytes
     FROM
-      (
-        SELECT
-          ch.old_parent AS parent_id,
-          -1 AS count,
-          - ch.old_bytes AS bytes
-        FROM
-          changed ch
-        WHERE
-          ch.old_parent IS NOT NULL
-        UNION ALL
-        SELECT
-          ch.new_parent,
-          1,
-          ch.new_bytes
-        FROM
-          changed ch
-        WHERE
-          ch.new_parent IS NOT NULL
-      ) c
-    GROUP BY
-      c.parent_id
+      changed ch
+    HAVING
+      count(*) > 0
   ),
   touched_project AS (
     UPDATE projects x
@@ -98,7 +88,13 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = (
+        SELECT
+          c.parent_id
+        FROM
+          parent_changes c
+      )
+      AND x.id = d.parent_id
       AND x.id = $2
     RETURNING
       x.id,
@@ -306,31 +302,21 @@ WITH
   ),
   parent_changes AS (
     SELECT
-      c.parent_id,
-      sum(c.count)::int AS count,
-      sum(c.bytes)::bigint AS bytes
+      CASE
+        WHEN count(DISTINCT COALESCE(ch.new_parent, ch.old_parent)) = 1
+        AND bool_and(
+          ch.old_parent IS NULL
+          OR ch.new_parent IS NULL
+          OR ch.old_parent = ch.new_parent
+        ) THEN (array_agg(COALESCE(ch.new_parent, ch.old_parent))) [1]
+        ELSE ('a write of one parent changed ' || count(*) || ' nodes under several')::uuid
+      END AS parent_id,
+      (count(ch.new_parent) - count(ch.old_parent))::int AS count,
+      (sum(ch.new_bytes) - sum(ch.old_bytes))::bigint AS bytes
     FROM
-      (
-        SELECT
-          ch.old_parent AS parent_id,
-          -1 AS count,
-          - ch.old_bytes AS bytes
-        FROM
-          changed ch
-        WHERE
-          ch.old_parent IS NOT NULL
-        UNION ALL
-        SELECT
-          ch.new_parent,
-          1,
-          ch.new_bytes
-        FROM
-          changed ch
-        WHERE
-          ch.new_parent IS NOT NULL
-      ) c
-    GROUP BY
-      c.parent_id
+      changed ch
+    HAVING
+      count(*) > 0
   ),
   touched_row AS (
     UPDATE rows x
@@ -342,7 +328,13 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = (
+        SELECT
+          c.parent_id
+        FROM
+          parent_changes c
+      )
+      AND x.id = d.parent_id
       AND x.project_id = $2
     RETURNING
       x.id,
@@ -357,17 +349,15 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes
     FROM
-      (
+      touched_row d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_row t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.project_id = $2
     RETURNING
       x.id,
@@ -383,17 +373,15 @@ WITH
       children_bytes = x.children_bytes + d.bytes,
       updated_at = now()
     FROM
-      (
+      touched_block d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_block t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.id = $2
     RETURNING
       x.id,
@@ -601,31 +589,21 @@ WITH
   ),
   parent_changes AS (
     SELECT
-      c.parent_id,
-      sum(c.count)::int AS count,
-      sum(c.bytes)::bigint AS bytes
+      CASE
+        WHEN count(DISTINCT COALESCE(ch.new_parent, ch.old_parent)) = 1
+        AND bool_and(
+          ch.old_parent IS NULL
+          OR ch.new_parent IS NULL
+          OR ch.old_parent = ch.new_parent
+        ) THEN (array_agg(COALESCE(ch.new_parent, ch.old_parent))) [1]
+        ELSE ('a write of one parent changed ' || count(*) || ' nodes under several')::uuid
+      END AS parent_id,
+      (count(ch.new_parent) - count(ch.old_parent))::int AS count,
+      (sum(ch.new_bytes) - sum(ch.old_bytes))::bigint AS bytes
     FROM
-      (
-        SELECT
-          ch.old_parent AS parent_id,
-          -1 AS count,
-          - ch.old_bytes AS bytes
-        FROM
-          changed ch
-        WHERE
-          ch.old_parent IS NOT NULL
-        UNION ALL
-        SELECT
-          ch.new_parent,
-          1,
-          ch.new_bytes
-        FROM
-          changed ch
-        WHERE
-          ch.new_parent IS NOT NULL
-      ) c
-    GROUP BY
-      c.parent_id
+      changed ch
+    HAVING
+      count(*) > 0
   ),
   touched_column AS (
     UPDATE columns x
@@ -637,7 +615,13 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = (
+        SELECT
+          c.parent_id
+        FROM
+          parent_changes c
+      )
+      AND x.id = d.parent_id
       AND x.project_id = $2
     RETURNING
       x.id,
@@ -652,17 +636,15 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes
     FROM
-      (
+      touched_column d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_column t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.project_id = $2
     RETURNING
       x.id,
@@ -677,17 +659,15 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes
     FROM
-      (
+      touched_row d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_row t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.project_id = $2
     RETURNING
       x.id,
@@ -703,17 +683,15 @@ WITH
       children_bytes = x.children_bytes + d.bytes,
       updated_at = now()
     FROM
-      (
+      touched_block d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_block t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.id = $2
     RETURNING
       x.id,
@@ -921,31 +899,21 @@ WITH
   ),
   parent_changes AS (
     SELECT
-      c.parent_id,
-      sum(c.count)::int AS count,
-      sum(c.bytes)::bigint AS bytes
+      CASE
+        WHEN count(DISTINCT COALESCE(ch.new_parent, ch.old_parent)) = 1
+        AND bool_and(
+          ch.old_parent IS NULL
+          OR ch.new_parent IS NULL
+          OR ch.old_parent = ch.new_parent
+        ) THEN (array_agg(COALESCE(ch.new_parent, ch.old_parent))) [1]
+        ELSE ('a write of one parent changed ' || count(*) || ' nodes under several')::uuid
+      END AS parent_id,
+      (count(ch.new_parent) - count(ch.old_parent))::int AS count,
+      (sum(ch.new_bytes) - sum(ch.old_bytes))::bigint AS bytes
     FROM
-      (
-        SELECT
-          ch.old_parent AS parent_id,
-          -1 AS count,
-          - ch.old_bytes AS bytes
-        FROM
-          changed ch
-        WHERE
-          ch.old_parent IS NOT NULL
-        UNION ALL
-        SELECT
-          ch.new_parent,
-          1,
-          ch.new_bytes
-        FROM
-          changed ch
-        WHERE
-          ch.new_parent IS NOT NULL
-      ) c
-    GROUP BY
-      c.parent_id
+      changed ch
+    HAVING
+      count(*) > 0
   ),
   touched_block AS (
     UPDATE blocks x
@@ -957,7 +925,13 @@ WITH
     FROM
       parent_changes d
     WHERE
-      x.id = d.parent_id
+      x.id = (
+        SELECT
+          c.parent_id
+        FROM
+          parent_changes c
+      )
+      AND x.id = d.parent_id
       AND x.project_id = $2
     RETURNING
       x.id,
@@ -973,17 +947,15 @@ WITH
       children_bytes = x.children_bytes + d.bytes,
       updated_at = now()
     FROM
-      (
+      touched_block d
+    WHERE
+      x.id = (
         SELECT
-          t.up AS id,
-          sum(t.bytes)::bigint AS bytes
+          t.up
         FROM
           touched_block t
-        GROUP BY
-          t.up
-      ) d
-    WHERE
-      x.id = d.id
+      )
+      AND x.id = d.up
       AND x.id = $2
     RETURNING
       x.id,

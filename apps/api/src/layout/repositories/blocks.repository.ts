@@ -49,6 +49,7 @@ const INSERT = treeWriteStatement<ProjectScope & StoredBlock & NodeWrite, Writte
   'blocks.insert',
   'block',
   {
+    parents: 'one',
     with: `parent AS (
        SELECT p.id FROM projects p WHERE p.id = $projectId AND ${WRITE_REVISION} IS NOT NULL),
      inserted AS (
@@ -72,6 +73,7 @@ const UPDATE = treeWriteStatement<
   BlockScope & StoredBlock & NodeWrite & { changed: boolean },
   Written
 >('blocks.update', 'block', {
+  parents: 'one',
   with: `target AS (SELECT b.id, ${nodeBytes.block('b')} AS bytes ${lockedPath('block')}),
      updated AS (
        UPDATE blocks b SET description = $description,

@@ -58,6 +58,7 @@ const INSERT = treeWriteStatement<
   ColumnScope & NodeWrite & { size: number },
   Written & { others: number }
 >('columns.insert', 'column', {
+  parents: 'one',
   with: `parent AS (SELECT r.id ${lockedPath('row')}),
    inserted AS (
      INSERT INTO columns AS c (id, project_id, row_id, sort_key, size, revision, list_revision)
@@ -79,6 +80,7 @@ const RESIZE = treeWriteStatement<
   ColumnScope & NodeWrite & { size: number | null },
   Written & { previous_revision: number; revision: number; others: number; changed: boolean }
 >('columns.resize', 'column', {
+  parents: 'one',
   with: `target AS (
      SELECT c.id, c.project_id, c.row_id, c.revision, c.size, ${nodeBytes.column('c')} AS bytes
      ${lockedPath('column')}),
@@ -131,6 +133,7 @@ const REPLACE_CONTENTS = treeWriteStatement<
   },
   { tree_bytes: string | null }
 >('columns.replace-contents', 'content', {
+  parents: 'one',
   with: `col AS (SELECT c.id ${lockedPath('column')}),
    before AS (
      SELECT ct.id, ${nodeBytes.content('ct')} AS bytes

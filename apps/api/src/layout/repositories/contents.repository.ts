@@ -41,6 +41,7 @@ const INSERT = treeWriteStatement<
   ColumnScope & StoredContent & NodeWrite,
   { id: string; json: string; child_count: number; tree_bytes: string }
 >('contents.insert', 'content', {
+  parents: 'one',
   with: `parent AS (SELECT c.id ${lockedPath('column')}),
    inserted AS (
      INSERT INTO contents AS ct (project_id, column_id, sort_key, type, style, data, revision)
@@ -64,6 +65,7 @@ const UPDATE = treeWriteStatement<
   ContentScope & StoredContent & NodeWrite & { changed: boolean },
   { json: string; child_count: number; tree_bytes: string }
 >('contents.update', 'content', {
+  parents: 'one',
   with: `target AS (
      SELECT ct.id, ct.column_id, ${nodeBytes.content('ct')} AS bytes ${lockedPath('content')}),
    updated AS (

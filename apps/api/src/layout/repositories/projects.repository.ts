@@ -142,6 +142,7 @@ const RETITLE = treeWriteStatement<
   ProjectScope & { title: string },
   { json: string; tree_bytes: string }
 >('projects.retitle', 'project', {
+  parents: 'one',
   with: `target AS (
      SELECT p.id, ${projectBytes('p')} AS bytes FROM projects p
      WHERE p.id = $projectId AND ${WRITE_REVISION} IS NOT NULL),

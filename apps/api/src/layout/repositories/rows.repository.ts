@@ -41,6 +41,7 @@ const INSERT = treeWriteStatement<BlockScope & RowValues & NodeWrite, Written & 
   'rows.insert',
   'row',
   {
+    parents: 'one',
     with: `parent AS (SELECT b.id ${lockedPath('block')}),
      inserted AS (
        INSERT INTO rows AS r (project_id, block_id, sort_key, description, revision, list_revision)
@@ -64,6 +65,7 @@ const UPDATE = treeWriteStatement<RowScope & RowValues & NodeWrite & { changed: 
   'rows.update',
   'row',
   {
+    parents: 'one',
     with: `target AS (SELECT r.id, r.block_id, ${nodeBytes.row('r')} AS bytes ${lockedPath('row')}),
      updated AS (
        UPDATE rows r SET description = $description,

@@ -88,6 +88,7 @@ const renumber = (level: ChildLevel) => {
     `sibling-order.${level}-renumber`,
     level,
     {
+      parents: 'one',
       with: `renumbered AS (
          UPDATE ${table} t SET sort_key = m.base + s.n * ${SORT_KEY_GAP}
          FROM (SELECT x.id, row_number() OVER (ORDER BY x.sort_key) AS n ${siblings}) s,

@@ -32,6 +32,13 @@ export interface TreeWriteParts {
   /** A SELECT of the `changed` rows (see CHANGED_COLUMNS): what the statement changed. */
   readonly changed: string;
   /**
+   * Whether the changed nodes may sit under several parents (a move: two), or all under one
+   * that none of them leaves (every other write). One parent makes a chain of single-row
+   * updates by primary key; several, per level an update of the parents named, with their
+   * sums. A statement of one parent that changes several fails (see ONE_PARENT).
+   */
+  readonly parents: Parents;
+  /**
    * The statement's answer, over the CTEs of `with`, `changed` and those of followChanges:
    * `touched_<level>` for each ancestor level (`id`, `child_count`), `touched_project` with the
    * project's whole answer in `tree_bytes`.
@@ -52,7 +59,7 @@ export function treeWriteStatement<P extends object, R>(
   const ctes = [
     ...(parts.with.trim() === '' ? [] : [parts.with]),
     `changed ${CHANGED_COLUMNS} AS (${parts.changed})`,
-    ...followChanges(level),
+    ...followChanges(level, parts.parents),
   ];
   const statement = sqlStatement<P, R>(name, `WITH ${ctes.join(',\n')}\n${parts.select}`);
   TREE_WRITES.add(statement.name);
@@ -84,28 +91,51 @@ export function isTreeWrite(statement: { name: string }): boolean {
  * node of level `project` has no parent: a statement that changes the project's own members
  * updates its row itself.
  */
-export function followChanges(level: TreeLevel): string[] {
+export function followChanges(level: TreeLevel, parents: Parents): string[] {
   if (level === 'project') return [];
-  const parent = parentOf(level);
-  const ancestors = levelAndAncestors(parent) as ParentLevel[];
+  const ancestors = levelAndAncestors(parentOf(level)) as ParentLevel[];
   return [
-    `parent_changes AS (
-      SELECT c.parent_id, sum(c.count)::int AS count, sum(c.bytes)::bigint AS bytes FROM (
-        SELECT ch.old_parent AS parent_id, -1 AS count, -ch.old_bytes AS bytes
-        FROM changed ch WHERE ch.old_parent IS NOT NULL
-        UNION ALL
-        SELECT ch.new_parent, 1, ch.new_bytes FROM changed ch WHERE ch.new_parent IS NOT NULL) c
-      GROUP BY c.parent_id)`,
+    parents === 'one' ? ONE_PARENT : SEVERAL_PARENTS,
     ...ancestors.map((ancestor, index) =>
-      index === 0 ? touchParent(ancestor) : touchAncestor(ancestor, ancestors[index - 1]),
+      index === 0
+        ? touchParent(ancestor, parents)
+        : touchAncestor(ancestor, ancestors[index - 1], parents),
     ),
   ];
 }
 
+/** Under one parent, or under several (a move's two). */
+export type Parents = 'one' | 'several';
+
+/** Each parent's change: in its children's count, and their bytes. */
+const SEVERAL_PARENTS = `parent_changes AS (
+  SELECT c.parent_id, sum(c.count)::int AS count, sum(c.bytes)::bigint AS bytes FROM (
+    SELECT ch.old_parent AS parent_id, -1 AS count, -ch.old_bytes AS bytes
+    FROM changed ch WHERE ch.old_parent IS NOT NULL
+    UNION ALL
+    SELECT ch.new_parent, 1, ch.new_bytes FROM changed ch WHERE ch.new_parent IS NOT NULL) c
+  GROUP BY c.parent_id)`;
+
+/**
+ * The one parent's change (no row when nothing changed). Rows under several parents, or one
+ * that changes its parent, would count under one parent what belongs to others: the statement
+ * fails instead (a uuid cast of a message, so that its text says why).
+ */
+const ONE_PARENT = `parent_changes AS (
+  SELECT CASE
+      WHEN count(DISTINCT COALESCE(ch.new_parent, ch.old_parent)) = 1
+        AND bool_and(ch.old_parent IS NULL OR ch.new_parent IS NULL OR ch.old_parent = ch.new_parent)
+      THEN (array_agg(COALESCE(ch.new_parent, ch.old_parent)))[1]
+      ELSE ('a write of one parent changed ' || count(*) || ' nodes under several')::uuid
+    END AS parent_id,
+    (count(ch.new_parent) - count(ch.old_parent))::int AS count,
+    (sum(ch.new_bytes) - sum(ch.old_bytes))::bigint AS bytes
+  FROM changed ch HAVING count(*) > 0)`;
+
 const SEPARATORS = (count: string) => `GREATEST(${count} - 1, 0)`;
 
 /** The parents named in `changed`: children, bytes and the separators between them. */
-function touchParent(level: ParentLevel): string {
+function touchParent(level: ParentLevel, parents: Parents): string {
   const { table } = TREE_LEVELS[level];
   // In SET, x.child_count is the count before; in RETURNING, after.
   const separatorsDelta = (before: string, after: string) =>
@@ -121,12 +151,13 @@ function touchParent(level: ParentLevel): string {
   return `touched_${level} AS (
     UPDATE ${table} x SET ${sets.join(', ')}
     FROM parent_changes d
-    WHERE x.id = d.parent_id AND ${withinProject(level)}
+    WHERE ${byIds('SELECT c.parent_id FROM parent_changes c', parents)} AND x.id = d.parent_id
+      AND ${withinProject(level)}
     RETURNING x.id, x.child_count, ${returned(level, delta)})`;
 }
 
 /** An ancestor above the parents: the sum of what its children below changed by. */
-function touchAncestor(level: ParentLevel, below: ParentLevel): string {
+function touchAncestor(level: ParentLevel, below: ParentLevel, parents: Parents): string {
   const { table } = TREE_LEVELS[level];
   const sets = [
     `revision = ${WRITE_REVISION}`,
@@ -134,12 +165,25 @@ function touchAncestor(level: ParentLevel, below: ParentLevel): string {
     `children_bytes = x.children_bytes + d.bytes`,
     ...(level === 'project' ? ['updated_at = now()'] : []),
   ];
+  // One parent has one ancestor per level: its change as it is; several, their sum.
+  const changes =
+    parents === 'one'
+      ? `touched_${below} d`
+      : `(SELECT t.up, sum(t.bytes)::bigint AS bytes FROM touched_${below} t GROUP BY t.up) d`;
   return `touched_${level} AS (
     UPDATE ${table} x SET ${sets.join(', ')}
-    FROM (SELECT t.up AS id, sum(t.bytes)::bigint AS bytes FROM touched_${below} t GROUP BY t.up) d
-    WHERE x.id = d.id AND ${withinProject(level)}
+    FROM ${changes}
+    WHERE ${byIds(`SELECT t.up FROM touched_${below} t`, parents)} AND x.id = d.up
+      AND ${withinProject(level)}
     RETURNING x.id, x.child_count, ${returned(level, 'd.bytes')})`;
 }
+
+/**
+ * The rows of the ids `ids` (a SELECT) by their primary key, whatever the planner makes of a
+ * CTE's size: an ancestor is found by its id, not by scanning its project's rows.
+ */
+const byIds = (ids: string, parents: Parents) =>
+  parents === 'one' ? `x.id = (${ids})` : `x.id = ANY (ARRAY(${ids}))`;
 
 /** Every statement of the tree confines each table to the project (the shard key). */
 const withinProject = (level: TreeLevel) =>

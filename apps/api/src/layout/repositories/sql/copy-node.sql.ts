@@ -110,6 +110,7 @@ export function copyNodeStatement<P extends object, R extends CopiedRow>(
   const { alias, owner, parentColumn } = TREE_LEVELS[level];
   const parent = parentOf(level);
   return treeWriteStatement(`${owner}.copy`, level, {
+    parents: 'one',
     with: [
       `source AS (
          SELECT ${alias}.id, ${alias}.revision, ${alias}.${parentColumn} AS parent_id,

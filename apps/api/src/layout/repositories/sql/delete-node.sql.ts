@@ -13,6 +13,7 @@ export function deleteNodeStatement<P extends object>(
 ): SqlStatement<P, { previous_revision: number }> {
   const { table, alias, parentColumn, owner } = TREE_LEVELS[level];
   return treeWriteStatement(`${owner}.delete`, level, {
+    parents: 'one',
     with: `target AS (
        SELECT ${alias}.id, ${alias}.${parentColumn} AS parent_id, ${alias}.revision,
          ${nodeBytes[level](alias)} AS bytes

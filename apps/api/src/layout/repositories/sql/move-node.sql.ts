@@ -50,6 +50,7 @@ export function moveNodeStatement<P extends object, R extends MovedRow>(
   const lastAlready = `NOT EXISTS (SELECT 1 FROM ${table} x
     WHERE x.${parentColumn} = t.parent_id AND x.project_id = $projectId AND x.sort_key > t.sort_key)`;
   return treeWriteStatement(`${owner}.move`, level, {
+    parents: 'several',
     with: `target AS (
        SELECT ${alias}.id, ${alias}.${parentColumn} AS parent_id, ${alias}.revision,
          ${alias}.sort_key, ${nodeBytes[level](alias)} AS bytes, (${json(alias)})::text AS json
