@@ -81,6 +81,9 @@ describe('duplicating a node', () => {
     expect(copiedIds).toHaveLength(1 + 5 + 15 + 300);
     expect(new Set(copiedIds).size).toBe(copiedIds.length);
     expect(copiedIds.filter((id) => allIds(original.body).includes(id))).toEqual([]);
+    // UUIDv7 like every id the service makes (version 7, variant 10).
+    for (const id of copiedIds)
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     // Right after the original, and readable like any block.
     expect(await listIds(`${t.project}/blocks`)).toEqual([
       idOf(t.blocks[0]),

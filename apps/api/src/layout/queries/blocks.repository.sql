@@ -104,7 +104,7 @@ WHERE
   AND p.owner_id = $3;
 
 -- blocks.copy
--- parameters: $1 blockId, $2 projectId, $3 copyId, $4 maxNodes, $5 maxTreeBytes, $6 sortKey
+-- parameters: $1 blockId, $2 projectId, $3 maxNodes, $4 maxTreeBytes, $5 copyId, $6 sortKey
 WITH
   source AS (
     SELECT
@@ -149,71 +149,72 @@ WITH
     WHERE
       p.id = $2
   ),
-  map_b AS MATERIALIZED (
+  ids_r AS MATERIALIZED (
     SELECT
-      s.id AS old_id,
-      $3::uuid AS new_id,
-      d.id AS new_parent
-    FROM
-      source s,
-      destination d
-  ),
-  map_r AS MATERIALIZED (
-    SELECT
-      x.id AS old_id,
-      uuid_v7 () AS new_id,
-      m.new_id AS new_parent
+      COALESCE(array_agg(x.id), '{}'::uuid[]) AS ids
     FROM
       rows x
-      JOIN map_b m ON x.block_id = m.old_id
     WHERE
       x.project_id = $2
+      AND x.block_id = ANY (
+        ARRAY(
+          SELECT
+            s.id
+          FROM
+            source s
+        )
+      )
   ),
-  map_c AS MATERIALIZED (
+  ids_c AS MATERIALIZED (
     SELECT
-      x.id AS old_id,
-      uuid_v7 () AS new_id,
-      m.new_id AS new_parent
+      COALESCE(array_agg(x.id), '{}'::uuid[]) AS ids
     FROM
       columns x
-      JOIN map_r m ON x.row_id = m.old_id
     WHERE
       x.project_id = $2
+      AND x.row_id = ANY (
+        (
+          SELECT
+            i.ids
+          FROM
+            ids_r i
+        )::uuid[]
+      )
   ),
-  map_ct AS MATERIALIZED (
+  ids_ct AS MATERIALIZED (
     SELECT
-      x.id AS old_id,
-      uuid_v7 () AS new_id,
-      m.new_id AS new_parent
+      COALESCE(array_agg(x.id), '{}'::uuid[]) AS ids
     FROM
       contents x
-      JOIN map_c m ON x.column_id = m.old_id
     WHERE
       x.project_id = $2
+      AND x.column_id = ANY (
+        (
+          SELECT
+            i.ids
+          FROM
+            ids_c i
+        )::uuid[]
+      )
   ),
   fits AS (
     SELECT
       (
-        (
+        1 + (
           SELECT
-            count(*)
+            cardinality(i.ids)
           FROM
-            map_b
+            ids_r i
         ) + (
           SELECT
-            count(*)
+            cardinality(i.ids)
           FROM
-            map_r
+            ids_c i
         ) + (
           SELECT
-            count(*)
+            cardinality(i.ids)
           FROM
-            map_c
-        ) + (
-          SELECT
-            count(*)
-          FROM
-            map_ct
+            ids_ct i
         )
       )::bigint AS nodes,
       pr.bytes AS tree_before,
@@ -260,8 +261,8 @@ WITH
       source s,
       destination d
     WHERE
-      f.nodes <= $4::bigint
-      AND f.tree_after <= $5::bigint
+      f.nodes <= $3::bigint
+      AND f.tree_after <= $4::bigint
   ),
   copy_b AS (
     INSERT INTO
@@ -277,7 +278,7 @@ WITH
         list_revision
       )
     SELECT
-      m.new_id,
+      $5::uuid,
       $2,
       COALESCE(
         $6::bigint,
@@ -288,7 +289,12 @@ WITH
             FROM
               blocks x
             WHERE
-              x.project_id = m.new_parent
+              x.project_id = (
+                SELECT
+                  d.id
+                FROM
+                  destination d
+              )
               AND x.project_id = $2
               AND x.id IS DISTINCT FROM NULL::uuid
             ORDER BY
@@ -306,9 +312,7 @@ WITH
       NULLIF(current_setting('layout.revision', true), '')::int,
       NULLIF(current_setting('layout.revision', true), '')::int
     FROM
-      map_b m
-      JOIN blocks x ON x.id = m.old_id
-      AND x.project_id = $2
+      blocks x
       CROSS JOIN (
         SELECT
           1
@@ -317,6 +321,14 @@ WITH
         LIMIT
           1
       ) gate
+    WHERE
+      x.project_id = $2
+      AND x.id = (
+        SELECT
+          s.id
+        FROM
+          source s
+      )
     RETURNING
       blocks.id
   ),
@@ -334,9 +346,17 @@ WITH
         list_revision
       )
     SELECT
-      m.new_id,
+      uuid_v7_copy (x.id, $5::uuid),
       $2,
-      m.new_parent,
+      CASE
+        WHEN x.block_id = (
+          SELECT
+            s.id
+          FROM
+            source s
+        ) THEN $5::uuid
+        ELSE uuid_v7_copy (x.block_id, $5::uuid)
+      END,
       x.sort_key,
       x.description,
       x.child_count,
@@ -344,9 +364,7 @@ WITH
       NULLIF(current_setting('layout.revision', true), '')::int,
       NULLIF(current_setting('layout.revision', true), '')::int
     FROM
-      map_r m
-      JOIN rows x ON x.id = m.old_id
-      AND x.project_id = $2
+      rows x
       CROSS JOIN (
         SELECT
           1
@@ -355,6 +373,16 @@ WITH
         LIMIT
           1
       ) gate
+    WHERE
+      x.project_id = $2
+      AND x.id = ANY (
+        (
+          SELECT
+            i.ids
+          FROM
+            ids_r i
+        )::uuid[]
+      )
     RETURNING
       rows.id
   ),
@@ -372,9 +400,17 @@ WITH
         list_revision
       )
     SELECT
-      m.new_id,
+      uuid_v7_copy (x.id, $5::uuid),
       $2,
-      m.new_parent,
+      CASE
+        WHEN x.row_id = (
+          SELECT
+            s.id
+          FROM
+            source s
+        ) THEN $5::uuid
+        ELSE uuid_v7_copy (x.row_id, $5::uuid)
+      END,
       x.sort_key,
       x.size,
       x.child_count,
@@ -382,9 +418,7 @@ WITH
       NULLIF(current_setting('layout.revision', true), '')::int,
       NULLIF(current_setting('layout.revision', true), '')::int
     FROM
-      map_c m
-      JOIN columns x ON x.id = m.old_id
-      AND x.project_id = $2
+      columns x
       CROSS JOIN (
         SELECT
           1
@@ -393,6 +427,16 @@ WITH
         LIMIT
           1
       ) gate
+    WHERE
+      x.project_id = $2
+      AND x.id = ANY (
+        (
+          SELECT
+            i.ids
+          FROM
+            ids_c i
+        )::uuid[]
+      )
     RETURNING
       columns.id
   ),
@@ -400,18 +444,24 @@ WITH
     INSERT INTO
       contents (id, project_id, column_id, sort_key, type, style, data, revision)
     SELECT
-      m.new_id,
+      uuid_v7_copy (x.id, $5::uuid),
       $2,
-      m.new_parent,
+      CASE
+        WHEN x.column_id = (
+          SELECT
+            s.id
+          FROM
+            source s
+        ) THEN $5::uuid
+        ELSE uuid_v7_copy (x.column_id, $5::uuid)
+      END,
       x.sort_key,
       x.type,
       x.style,
       x.data,
       NULLIF(current_setting('layout.revision', true), '')::int
     FROM
-      map_ct m
-      JOIN contents x ON x.id = m.old_id
-      AND x.project_id = $2
+      contents x
       CROSS JOIN (
         SELECT
           1
@@ -420,6 +470,16 @@ WITH
         LIMIT
           1
       ) gate
+    WHERE
+      x.project_id = $2
+      AND x.id = ANY (
+        (
+          SELECT
+            i.ids
+          FROM
+            ids_ct i
+        )::uuid[]
+      )
     RETURNING
       contents.id
   ),

@@ -62,7 +62,7 @@ WHERE
   AND p.owner_id = $5;
 
 -- columns.copy
--- parameters: $1 projectId, $2 columnId, $3 rowId, $4 blockId, $5 toParentId, $6 copyId, $7 maxNodes, $8 maxTreeBytes, $9 sortKey
+-- parameters: $1 projectId, $2 columnId, $3 rowId, $4 blockId, $5 toParentId, $6 maxNodes, $7 maxTreeBytes, $8 copyId, $9 sortKey
 WITH
   source AS (
     SELECT
@@ -96,39 +96,30 @@ WITH
       r.id = COALESCE($5::uuid, $3::uuid)
       AND r.project_id = $1
   ),
-  map_c AS MATERIALIZED (
+  ids_ct AS MATERIALIZED (
     SELECT
-      s.id AS old_id,
-      $6::uuid AS new_id,
-      d.id AS new_parent
-    FROM
-      source s,
-      destination d
-  ),
-  map_ct AS MATERIALIZED (
-    SELECT
-      x.id AS old_id,
-      uuid_v7 () AS new_id,
-      m.new_id AS new_parent
+      COALESCE(array_agg(x.id), '{}'::uuid[]) AS ids
     FROM
       contents x
-      JOIN map_c m ON x.column_id = m.old_id
     WHERE
       x.project_id = $1
+      AND x.column_id = ANY (
+        ARRAY(
+          SELECT
+            s.id
+          FROM
+            source s
+        )
+      )
   ),
   fits AS (
     SELECT
       (
-        (
+        1 + (
           SELECT
-            count(*)
+            cardinality(i.ids)
           FROM
-            map_c
-        ) + (
-          SELECT
-            count(*)
-          FROM
-            map_ct
+            ids_ct i
         )
       )::bigint AS nodes,
       pr.bytes AS tree_before,
@@ -175,8 +166,8 @@ WITH
       source s,
       destination d
     WHERE
-      f.nodes <= $7::bigint
-      AND f.tree_after <= $8::bigint
+      f.nodes <= $6::bigint
+      AND f.tree_after <= $7::bigint
       AND (
         SELECT
           COALESCE(sum(o.size), 0)::int
@@ -202,9 +193,14 @@ WITH
         list_revision
       )
     SELECT
-      m.new_id,
+      $8::uuid,
       $1,
-      m.new_parent,
+      (
+        SELECT
+          d.id
+        FROM
+          destination d
+      ),
       COALESCE(
         $9::bigint,
         COALESCE(
@@ -214,7 +210,12 @@ WITH
             FROM
               columns x
             WHERE
-              x.row_id = m.new_parent
+              x.row_id = (
+                SELECT
+                  d.id
+                FROM
+                  destination d
+              )
               AND x.project_id = $1
               AND x.id IS DISTINCT FROM NULL::uuid
             ORDER BY
@@ -231,9 +232,7 @@ WITH
       NULLIF(current_setting('layout.revision', true), '')::int,
       NULLIF(current_setting('layout.revision', true), '')::int
     FROM
-      map_c m
-      JOIN columns x ON x.id = m.old_id
-      AND x.project_id = $1
+      columns x
       CROSS JOIN (
         SELECT
           1
@@ -242,6 +241,14 @@ WITH
         LIMIT
           1
       ) gate
+    WHERE
+      x.project_id = $1
+      AND x.id = (
+        SELECT
+          s.id
+        FROM
+          source s
+      )
     RETURNING
       columns.id
   ),
@@ -249,18 +256,24 @@ WITH
     INSERT INTO
       contents (id, project_id, column_id, sort_key, type, style, data, revision)
     SELECT
-      m.new_id,
+      uuid_v7_copy (x.id, $8::uuid),
       $1,
-      m.new_parent,
+      CASE
+        WHEN x.column_id = (
+          SELECT
+            s.id
+          FROM
+            source s
+        ) THEN $8::uuid
+        ELSE uuid_v7_copy (x.column_id, $8::uuid)
+      END,
       x.sort_key,
       x.type,
       x.style,
       x.data,
       NULLIF(current_setting('layout.revision', true), '')::int
     FROM
-      map_ct m
-      JOIN contents x ON x.id = m.old_id
-      AND x.project_id = $1
+      contents x
       CROSS JOIN (
         SELECT
           1
@@ -269,6 +282,16 @@ WITH
         LIMIT
           1
       ) gate
+    WHERE
+      x.project_id = $1
+      AND x.id = ANY (
+        (
+          SELECT
+            i.ids
+          FROM
+            ids_ct i
+        )::uuid[]
+      )
     RETURNING
       contents.id
   ),

@@ -44,7 +44,7 @@ WHERE
   AND p.owner_id = $6;
 
 -- contents.copy
--- parameters: $1 projectId, $2 contentId, $3 columnId, $4 rowId, $5 blockId, $6 toParentId, $7 copyId, $8 maxNodes, $9 maxTreeBytes, $10 sortKey
+-- parameters: $1 projectId, $2 contentId, $3 columnId, $4 rowId, $5 blockId, $6 toParentId, $7 maxNodes, $8 maxTreeBytes, $9 copyId, $10 sortKey
 WITH
   source AS (
     SELECT
@@ -82,25 +82,9 @@ WITH
       c.id = COALESCE($6::uuid, $3::uuid)
       AND c.project_id = $1
   ),
-  map_ct AS MATERIALIZED (
-    SELECT
-      s.id AS old_id,
-      $7::uuid AS new_id,
-      d.id AS new_parent
-    FROM
-      source s,
-      destination d
-  ),
   fits AS (
     SELECT
-      (
-        (
-          SELECT
-            count(*)
-          FROM
-            map_ct
-        )
-      )::bigint AS nodes,
+      (1)::bigint AS nodes,
       pr.bytes AS tree_before,
       pr.bytes + s.bytes + CASE
         WHEN d.child_count > 0 THEN 2
@@ -145,16 +129,21 @@ WITH
       source s,
       destination d
     WHERE
-      f.nodes <= $8::bigint
-      AND f.tree_after <= $9::bigint
+      f.nodes <= $7::bigint
+      AND f.tree_after <= $8::bigint
   ),
   copy_ct AS (
     INSERT INTO
       contents (id, project_id, column_id, sort_key, type, style, data, revision)
     SELECT
-      m.new_id,
+      $9::uuid,
       $1,
-      m.new_parent,
+      (
+        SELECT
+          d.id
+        FROM
+          destination d
+      ),
       COALESCE(
         $10::bigint,
         COALESCE(
@@ -164,7 +153,12 @@ WITH
             FROM
               contents x
             WHERE
-              x.column_id = m.new_parent
+              x.column_id = (
+                SELECT
+                  d.id
+                FROM
+                  destination d
+              )
               AND x.project_id = $1
               AND x.id IS DISTINCT FROM NULL::uuid
             ORDER BY
@@ -180,9 +174,7 @@ WITH
       x.data,
       NULLIF(current_setting('layout.revision', true), '')::int
     FROM
-      map_ct m
-      JOIN contents x ON x.id = m.old_id
-      AND x.project_id = $1
+      contents x
       CROSS JOIN (
         SELECT
           1
@@ -191,6 +183,14 @@ WITH
         LIMIT
           1
       ) gate
+    WHERE
+      x.project_id = $1
+      AND x.id = (
+        SELECT
+          s.id
+        FROM
+          source s
+      )
     RETURNING
       contents.id
   ),

@@ -3,7 +3,7 @@
 -- statement, its parameters bound by position).
 
 -- projects.copy
--- parameters: $1 projectId, $2 accountId, $3 copyId, $4 maxNodes, $5 title, $6 titleMax, $7 titleSuffix
+-- parameters: $1 projectId, $2 accountId, $3 maxNodes, $4 copyId, $5 title, $6 titleMax, $7 titleSuffix
 WITH
   source AS (
     SELECT
@@ -16,85 +16,37 @@ WITH
       p.id = $1
       AND p.owner_id = $2
   ),
-  map_p AS MATERIALIZED (
-    SELECT
-      s.id AS old_id,
-      $3::uuid AS new_id
-    FROM
-      source s
-  ),
-  map_b AS MATERIALIZED (
-    SELECT
-      x.id AS old_id,
-      uuid_v7 () AS new_id,
-      m.new_id AS new_parent
-    FROM
-      blocks x
-      JOIN map_p m ON x.project_id = m.old_id
-    WHERE
-      x.project_id = $1
-  ),
-  map_r AS MATERIALIZED (
-    SELECT
-      x.id AS old_id,
-      uuid_v7 () AS new_id,
-      m.new_id AS new_parent
-    FROM
-      rows x
-      JOIN map_b m ON x.block_id = m.old_id
-    WHERE
-      x.project_id = $1
-  ),
-  map_c AS MATERIALIZED (
-    SELECT
-      x.id AS old_id,
-      uuid_v7 () AS new_id,
-      m.new_id AS new_parent
-    FROM
-      columns x
-      JOIN map_r m ON x.row_id = m.old_id
-    WHERE
-      x.project_id = $1
-  ),
-  map_ct AS MATERIALIZED (
-    SELECT
-      x.id AS old_id,
-      uuid_v7 () AS new_id,
-      m.new_id AS new_parent
-    FROM
-      contents x
-      JOIN map_c m ON x.column_id = m.old_id
-    WHERE
-      x.project_id = $1
-  ),
   fits AS (
     SELECT
       (
-        (
+        1 + (
           SELECT
             count(*)
           FROM
-            map_p
+            blocks x
+          WHERE
+            x.project_id = $1
         ) + (
           SELECT
             count(*)
           FROM
-            map_b
+            rows x
+          WHERE
+            x.project_id = $1
         ) + (
           SELECT
             count(*)
           FROM
-            map_r
+            columns x
+          WHERE
+            x.project_id = $1
         ) + (
           SELECT
             count(*)
           FROM
-            map_c
-        ) + (
-          SELECT
-            count(*)
-          FROM
-            map_ct
+            contents x
+          WHERE
+            x.project_id = $1
         )
       )::bigint AS nodes
   ),
@@ -105,7 +57,7 @@ WITH
       fits f,
       source s
     WHERE
-      f.nodes <= $4::bigint
+      f.nodes <= $3::bigint
   ),
   counted AS (
     UPDATE accounts a
@@ -123,15 +75,21 @@ WITH
     INSERT INTO
       projects AS n (id, owner_id, title, child_count, children_bytes)
     SELECT
-      m.new_id,
+      $4,
       $2,
       COALESCE($5::text, left(x.title, $6::int - char_length($7::text)) || $7::text),
       x.child_count,
       x.children_bytes
     FROM
-      map_p m
-      JOIN projects x ON x.id = m.old_id
+      projects x
       CROSS JOIN counted
+    WHERE
+      x.id = (
+        SELECT
+          s.id
+        FROM
+          source s
+      )
     RETURNING
       n.id,
       (
@@ -169,8 +127,8 @@ WITH
         list_revision
       )
     SELECT
-      m.new_id,
-      $3::uuid,
+      uuid_v7_copy (x.id, $4::uuid),
+      $4::uuid,
       x.sort_key,
       x.description,
       x.style,
@@ -179,9 +137,7 @@ WITH
       1,
       1
     FROM
-      map_b m
-      JOIN blocks x ON x.id = m.old_id
-      AND x.project_id = $1
+      blocks x
       CROSS JOIN (
         SELECT
           1
@@ -190,6 +146,9 @@ WITH
         LIMIT
           1
       ) gate
+    WHERE
+      x.project_id = $1
+      AND true
     RETURNING
       blocks.id
   ),
@@ -207,9 +166,9 @@ WITH
         list_revision
       )
     SELECT
-      m.new_id,
-      $3::uuid,
-      m.new_parent,
+      uuid_v7_copy (x.id, $4::uuid),
+      $4::uuid,
+      uuid_v7_copy (x.block_id, $4::uuid),
       x.sort_key,
       x.description,
       x.child_count,
@@ -217,9 +176,7 @@ WITH
       1,
       1
     FROM
-      map_r m
-      JOIN rows x ON x.id = m.old_id
-      AND x.project_id = $1
+      rows x
       CROSS JOIN (
         SELECT
           1
@@ -228,6 +185,9 @@ WITH
         LIMIT
           1
       ) gate
+    WHERE
+      x.project_id = $1
+      AND true
     RETURNING
       rows.id
   ),
@@ -245,9 +205,9 @@ WITH
         list_revision
       )
     SELECT
-      m.new_id,
-      $3::uuid,
-      m.new_parent,
+      uuid_v7_copy (x.id, $4::uuid),
+      $4::uuid,
+      uuid_v7_copy (x.row_id, $4::uuid),
       x.sort_key,
       x.size,
       x.child_count,
@@ -255,9 +215,7 @@ WITH
       1,
       1
     FROM
-      map_c m
-      JOIN columns x ON x.id = m.old_id
-      AND x.project_id = $1
+      columns x
       CROSS JOIN (
         SELECT
           1
@@ -266,6 +224,9 @@ WITH
         LIMIT
           1
       ) gate
+    WHERE
+      x.project_id = $1
+      AND true
     RETURNING
       columns.id
   ),
@@ -273,18 +234,16 @@ WITH
     INSERT INTO
       contents (id, project_id, column_id, sort_key, type, style, data, revision)
     SELECT
-      m.new_id,
-      $3::uuid,
-      m.new_parent,
+      uuid_v7_copy (x.id, $4::uuid),
+      $4::uuid,
+      uuid_v7_copy (x.column_id, $4::uuid),
       x.sort_key,
       x.type,
       x.style,
       x.data,
       1
     FROM
-      map_ct m
-      JOIN contents x ON x.id = m.old_id
-      AND x.project_id = $1
+      contents x
       CROSS JOIN (
         SELECT
           1
@@ -293,6 +252,9 @@ WITH
         LIMIT
           1
       ) gate
+    WHERE
+      x.project_id = $1
+      AND true
     RETURNING
       contents.id
   )

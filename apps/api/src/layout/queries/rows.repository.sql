@@ -3,7 +3,7 @@
 -- statement, its parameters bound by position).
 
 -- rows.copy
--- parameters: $1 rowId, $2 blockId, $3 projectId, $4 toParentId, $5 copyId, $6 maxNodes, $7 maxTreeBytes, $8 sortKey
+-- parameters: $1 rowId, $2 blockId, $3 projectId, $4 toParentId, $5 maxNodes, $6 maxTreeBytes, $7 copyId, $8 sortKey
 WITH
   source AS (
     SELECT
@@ -35,55 +35,51 @@ WITH
       b.id = COALESCE($4::uuid, $2::uuid)
       AND b.project_id = $3
   ),
-  map_r AS MATERIALIZED (
+  ids_c AS MATERIALIZED (
     SELECT
-      s.id AS old_id,
-      $5::uuid AS new_id,
-      d.id AS new_parent
-    FROM
-      source s,
-      destination d
-  ),
-  map_c AS MATERIALIZED (
-    SELECT
-      x.id AS old_id,
-      uuid_v7 () AS new_id,
-      m.new_id AS new_parent
+      COALESCE(array_agg(x.id), '{}'::uuid[]) AS ids
     FROM
       columns x
-      JOIN map_r m ON x.row_id = m.old_id
     WHERE
       x.project_id = $3
+      AND x.row_id = ANY (
+        ARRAY(
+          SELECT
+            s.id
+          FROM
+            source s
+        )
+      )
   ),
-  map_ct AS MATERIALIZED (
+  ids_ct AS MATERIALIZED (
     SELECT
-      x.id AS old_id,
-      uuid_v7 () AS new_id,
-      m.new_id AS new_parent
+      COALESCE(array_agg(x.id), '{}'::uuid[]) AS ids
     FROM
       contents x
-      JOIN map_c m ON x.column_id = m.old_id
     WHERE
       x.project_id = $3
+      AND x.column_id = ANY (
+        (
+          SELECT
+            i.ids
+          FROM
+            ids_c i
+        )::uuid[]
+      )
   ),
   fits AS (
     SELECT
       (
-        (
+        1 + (
           SELECT
-            count(*)
+            cardinality(i.ids)
           FROM
-            map_r
+            ids_c i
         ) + (
           SELECT
-            count(*)
+            cardinality(i.ids)
           FROM
-            map_c
-        ) + (
-          SELECT
-            count(*)
-          FROM
-            map_ct
+            ids_ct i
         )
       )::bigint AS nodes,
       pr.bytes AS tree_before,
@@ -130,8 +126,8 @@ WITH
       source s,
       destination d
     WHERE
-      f.nodes <= $6::bigint
-      AND f.tree_after <= $7::bigint
+      f.nodes <= $5::bigint
+      AND f.tree_after <= $6::bigint
   ),
   copy_r AS (
     INSERT INTO
@@ -147,9 +143,14 @@ WITH
         list_revision
       )
     SELECT
-      m.new_id,
+      $7::uuid,
       $3,
-      m.new_parent,
+      (
+        SELECT
+          d.id
+        FROM
+          destination d
+      ),
       COALESCE(
         $8::bigint,
         COALESCE(
@@ -159,7 +160,12 @@ WITH
             FROM
               rows x
             WHERE
-              x.block_id = m.new_parent
+              x.block_id = (
+                SELECT
+                  d.id
+                FROM
+                  destination d
+              )
               AND x.project_id = $3
               AND x.id IS DISTINCT FROM NULL::uuid
             ORDER BY
@@ -176,9 +182,7 @@ WITH
       NULLIF(current_setting('layout.revision', true), '')::int,
       NULLIF(current_setting('layout.revision', true), '')::int
     FROM
-      map_r m
-      JOIN rows x ON x.id = m.old_id
-      AND x.project_id = $3
+      rows x
       CROSS JOIN (
         SELECT
           1
@@ -187,6 +191,14 @@ WITH
         LIMIT
           1
       ) gate
+    WHERE
+      x.project_id = $3
+      AND x.id = (
+        SELECT
+          s.id
+        FROM
+          source s
+      )
     RETURNING
       rows.id
   ),
@@ -204,9 +216,17 @@ WITH
         list_revision
       )
     SELECT
-      m.new_id,
+      uuid_v7_copy (x.id, $7::uuid),
       $3,
-      m.new_parent,
+      CASE
+        WHEN x.row_id = (
+          SELECT
+            s.id
+          FROM
+            source s
+        ) THEN $7::uuid
+        ELSE uuid_v7_copy (x.row_id, $7::uuid)
+      END,
       x.sort_key,
       x.size,
       x.child_count,
@@ -214,9 +234,7 @@ WITH
       NULLIF(current_setting('layout.revision', true), '')::int,
       NULLIF(current_setting('layout.revision', true), '')::int
     FROM
-      map_c m
-      JOIN columns x ON x.id = m.old_id
-      AND x.project_id = $3
+      columns x
       CROSS JOIN (
         SELECT
           1
@@ -225,6 +243,16 @@ WITH
         LIMIT
           1
       ) gate
+    WHERE
+      x.project_id = $3
+      AND x.id = ANY (
+        (
+          SELECT
+            i.ids
+          FROM
+            ids_c i
+        )::uuid[]
+      )
     RETURNING
       columns.id
   ),
@@ -232,18 +260,24 @@ WITH
     INSERT INTO
       contents (id, project_id, column_id, sort_key, type, style, data, revision)
     SELECT
-      m.new_id,
+      uuid_v7_copy (x.id, $7::uuid),
       $3,
-      m.new_parent,
+      CASE
+        WHEN x.column_id = (
+          SELECT
+            s.id
+          FROM
+            source s
+        ) THEN $7::uuid
+        ELSE uuid_v7_copy (x.column_id, $7::uuid)
+      END,
       x.sort_key,
       x.type,
       x.style,
       x.data,
       NULLIF(current_setting('layout.revision', true), '')::int
     FROM
-      map_ct m
-      JOIN contents x ON x.id = m.old_id
-      AND x.project_id = $3
+      contents x
       CROSS JOIN (
         SELECT
           1
@@ -252,6 +286,16 @@ WITH
         LIMIT
           1
       ) gate
+    WHERE
+      x.project_id = $3
+      AND x.id = ANY (
+        (
+          SELECT
+            i.ids
+          FROM
+            ids_ct i
+        )::uuid[]
+      )
     RETURNING
       contents.id
   ),

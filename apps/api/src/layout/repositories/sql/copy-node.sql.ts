@@ -13,12 +13,14 @@ import {
 } from './tree-levels';
 
 // A copy of a subtree in a fixed number of statements, whatever its size: one statement that
-// pairs every node of the subtree with a new id, level by level (`map_<level>`: old id, new id,
-// new parent), then inserts each level's copies from those pairs, every value kept but the ids,
-// the parent and the revision. The copies keep their sort keys beneath the copied node, and
-// their counters: a node's JSON has the same length with another id (UUIDs are all 36
-// characters) and other timestamps (always 24), so the subtree's child counts and byte totals
-// hold for the copy as they are.
+// inserts each level's copies, every value kept but the ids, the parent and the revision. The
+// copy of a node has the id uuid_v7_copy(original, $copyId) (a migration's function: a UUIDv7
+// whose other bits are a digest of both), so a child names its parent's copy without looking
+// it up, and every table is read by index alone (the subtree's ids, level by level, as arrays):
+// no join whose plan could go wrong on a project the statistics have not seen yet. The copies
+// keep their sort keys beneath the copied node, and their counters: a node's JSON has the same
+// length with another id (UUIDs are all 36 characters) and other timestamps (always 24), so
+// the subtree's child counts and byte totals hold for the copy as they are.
 
 /** What each level's copy takes from its original, besides ids, parent, place and revision. */
 const COPIED_VALUES: Record<TreeLevel, readonly string[]> = {
@@ -32,47 +34,68 @@ const COPIED_VALUES: Record<TreeLevel, readonly string[]> = {
 /** The levels whose rows carry a list revision (those that hold a list). */
 const hasList = (level: TreeLevel) => level !== 'content';
 
-/** A new id for every node beneath the copied one, paired with its original, level by level. */
-function pairsBeneath(level: TreeLevel): string[] {
+/** The id of the copy of the node whose id is `original` (see the file's head). */
+const copyOf = (original: string) => `uuid_v7_copy(${original}, $copyId::uuid)`;
+
+/**
+ * The ids of the subtree beneath the copied node, one array per level (`ids_<alias>`), each
+ * found from the level above by the list index (project, parent, sort key).
+ */
+function idsBeneath(level: ChildLevel): string[] {
   return levelAndDescendants(level)
     .slice(1)
     .map((below) => {
-      const { table, parentColumn } = TREE_LEVELS[below];
-      const above = TREE_LEVELS[parentOf(below as ChildLevel)].alias;
-      return `map_${TREE_LEVELS[below].alias} AS MATERIALIZED (
-        SELECT x.id AS old_id, uuid_v7() AS new_id, m.new_id AS new_parent
-        FROM ${table} x JOIN map_${above} m ON x.${parentColumn} = m.old_id
-        WHERE x.project_id = $projectId)`;
+      const { table, alias, parentColumn } = TREE_LEVELS[below];
+      const above = parentOf(below as ChildLevel);
+      const parents =
+        above === level
+          ? 'ARRAY(SELECT s.id FROM source s)'
+          : `(SELECT i.ids FROM ids_${TREE_LEVELS[above].alias} i)::uuid[]`;
+      return `ids_${alias} AS MATERIALIZED (
+        SELECT COALESCE(array_agg(x.id), '{}'::uuid[]) AS ids FROM ${table} x
+        WHERE x.project_id = $projectId AND x.${parentColumn} = ANY (${parents}))`;
     });
 }
 
 /** How many nodes the copy makes: the copied node and everything beneath it. */
-function nodesCounted(level: TreeLevel): string {
-  return levelAndDescendants(level)
-    .map((l) => `(SELECT count(*) FROM map_${TREE_LEVELS[l].alias})`)
-    .join(' + ');
+function nodesCounted(level: ChildLevel): string {
+  return [
+    '1',
+    ...levelAndDescendants(level)
+      .slice(1)
+      .map((l) => `(SELECT cardinality(i.ids) FROM ids_${TREE_LEVELS[l].alias} i)`),
+  ].join(' + ');
 }
 
 /**
- * Inserts the copies of `level` from their pairs. `sortKey` is the copied node's place (its
- * copies beneath it keep theirs); `project` the project they go into; `revision` theirs; and
- * only when the CTE `gate` has a row (the copy is allowed, or its project was made).
+ * Inserts the copies of the nodes of `level` that `where` picks (from `x`, the originals),
+ * into the project `project` at revision `revision`: each with its copy id, its parent's copy
+ * (`parent`, an expression over `x`), its own sort key or `sortKey`, and its values; only when
+ * the CTE `gate` has a row (the copy is allowed, or its project was made).
  */
 function insertCopies(
   level: ChildLevel,
-  options: { sortKey?: string; project: string; revision: string; gate: string },
+  options: {
+    id: string;
+    parent: string;
+    where: string;
+    sortKey?: string;
+    project: string;
+    revision: string;
+    gate: string;
+  },
 ): string {
   const { table, alias, parentColumn } = TREE_LEVELS[level];
   const values = COPIED_VALUES[level];
   // A block's parent column is its project's.
   const own = parentColumn === 'project_id' ? [] : [parentColumn];
-  const ownValues = parentColumn === 'project_id' ? [] : ['m.new_parent'];
+  const ownValues = parentColumn === 'project_id' ? [] : [options.parent];
   const revisions = hasList(level) ? ['revision', 'list_revision'] : ['revision'];
   return `copy_${alias} AS (
     INSERT INTO ${table} (id, project_id, ${[...own, 'sort_key', ...values, ...revisions].join(', ')})
-    SELECT m.new_id, ${options.project}, ${[...ownValues, options.sortKey ?? 'x.sort_key', ...values.map((v) => `x.${v}`), ...revisions.map(() => options.revision)].join(', ')}
-    FROM map_${alias} m JOIN ${table} x ON x.id = m.old_id AND x.project_id = $projectId
-    CROSS JOIN (SELECT 1 FROM ${options.gate} LIMIT 1) gate
+    SELECT ${options.id}, ${options.project}, ${[...ownValues, options.sortKey ?? 'x.sort_key', ...values.map((v) => `x.${v}`), ...revisions.map(() => options.revision)].join(', ')}
+    FROM ${table} x CROSS JOIN (SELECT 1 FROM ${options.gate} LIMIT 1) gate
+    WHERE x.project_id = $projectId AND ${options.where}
     RETURNING ${table}.id)`;
 }
 
@@ -117,10 +140,7 @@ export function copyNodeStatement<P extends object, R extends CopiedRow>(
            ${nodeBytes[level](alias)} AS bytes${level === 'column' ? `, ${alias}.size` : ''}
          ${lockedPath(level)})`,
       `destination AS (${destination(level)})`,
-      `map_${alias} AS MATERIALIZED (
-         SELECT s.id AS old_id, $copyId::uuid AS new_id, d.id AS new_parent
-         FROM source s, destination d)`,
-      ...pairsBeneath(level),
+      ...idsBeneath(level),
       `fits AS (
          SELECT (${nodesCounted(level)})::bigint AS nodes,
            pr.bytes AS tree_before,
@@ -131,17 +151,29 @@ export function copyNodeStatement<P extends object, R extends CopiedRow>(
          SELECT 1 FROM fits f, source s, destination d
          WHERE f.nodes <= $maxNodes::bigint AND f.tree_after <= $maxTreeBytes::bigint
            ${options.guard ? `AND ${options.guard}` : ''})`,
-      ...levelAndDescendants(level).map((l) =>
-        insertCopies(l as ChildLevel, {
-          sortKey:
-            l === level
-              ? `COALESCE($sortKey::bigint, ${endOfList(level, 'm.new_parent')})`
-              : undefined,
-          project: '$projectId',
-          revision: WRITE_REVISION,
-          gate: 'allowed',
+      insertCopies(level, {
+        id: '$copyId::uuid',
+        parent: '(SELECT d.id FROM destination d)',
+        where: 'x.id = (SELECT s.id FROM source s)',
+        sortKey: `COALESCE($sortKey::bigint, ${endOfList(level, '(SELECT d.id FROM destination d)')})`,
+        project: '$projectId',
+        revision: WRITE_REVISION,
+        gate: 'allowed',
+      }),
+      ...levelAndDescendants(level)
+        .slice(1)
+        .map((below) => {
+          const { alias: a, parentColumn: up } = TREE_LEVELS[below];
+          return insertCopies(below as ChildLevel, {
+            id: copyOf('x.id'),
+            // Beneath the copied node, whose copy is $copyId, each parent's copy by its id.
+            parent: `CASE WHEN x.${up} = (SELECT s.id FROM source s) THEN $copyId::uuid ELSE ${copyOf(`x.${up}`)} END`,
+            where: `x.id = ANY ((SELECT i.ids FROM ids_${a} i)::uuid[])`,
+            project: '$projectId',
+            revision: WRITE_REVISION,
+            gate: 'allowed',
+          });
         }),
-      ),
     ].join(',\n'),
     changed: `SELECT c.id, NULL::uuid, d.id, 0::bigint, s.bytes
       FROM copy_${alias} c, source s, destination d`,
@@ -190,25 +222,38 @@ export const COPY_PROJECT = sqlStatement<
   `WITH ${[
     `source AS (SELECT p.id, p.title, p.revision FROM projects p
        WHERE p.id = $projectId AND p.owner_id = $accountId)`,
-    `map_p AS MATERIALIZED (SELECT s.id AS old_id, $copyId::uuid AS new_id FROM source s)`,
-    ...pairsBeneath('project'),
-    `fits AS (SELECT (${nodesCounted('project')})::bigint AS nodes)`,
+    `fits AS (
+       SELECT (1 + ${levelAndDescendants('block')
+         .map(
+           (l) =>
+             `(SELECT count(*) FROM ${TREE_LEVELS[l].table} x WHERE x.project_id = $projectId)`,
+         )
+         .join(' + ')})::bigint AS nodes)`,
     `allowed AS (SELECT 1 FROM fits f, source s WHERE f.nodes <= $maxNodes::bigint)`,
     `counted AS (
        UPDATE accounts a SET project_count = a.project_count + 1 FROM allowed
        WHERE a.id = $accountId AND a.deleted_at IS NULL RETURNING a.project_count)`,
     `copy_p AS (
        INSERT INTO projects AS n (id, owner_id, title, child_count, children_bytes)
-       SELECT m.new_id, $accountId,
+       SELECT $copyId, $accountId,
          COALESCE($title::text,
            left(x.title, $titleMax::int - char_length($titleSuffix::text)) || $titleSuffix::text),
          x.child_count, x.children_bytes
-       FROM map_p m JOIN projects x ON x.id = m.old_id CROSS JOIN counted
+       FROM projects x CROSS JOIN counted WHERE x.id = (SELECT s.id FROM source s)
        RETURNING n.id, ${projectBytes('n')} AS tree_bytes)`,
-    ...levelAndDescendants('block').map((l) =>
-      // Beneath the copy only once it is made (not when its account is gone meanwhile).
-      insertCopies(l as ChildLevel, { project: '$copyId::uuid', revision: '1', gate: 'copy_p' }),
-    ),
+    // Everything in the project, each beneath its parent's copy: only once the copy is made
+    // (not when its account is gone meanwhile).
+    ...levelAndDescendants('block').map((l) => {
+      const { parentColumn: up } = TREE_LEVELS[l];
+      return insertCopies(l as ChildLevel, {
+        id: copyOf('x.id'),
+        parent: copyOf(`x.${up}`),
+        where: 'true',
+        project: '$copyId::uuid',
+        revision: '1',
+        gate: 'copy_p',
+      });
+    }),
   ].join(',\n')}
   SELECT s.revision, f.nodes::text AS nodes, c.project_count AS projects,
     cp.tree_bytes::text AS tree_bytes, cp.id IS NOT NULL AS copied
