@@ -1,4 +1,5 @@
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Client } from 'pg';
 import { CONTENTS_PER_COLUMN_MAX } from '@layout/contracts';
 import { Api, startTestApp } from '../support/test-app';
 import {
@@ -339,4 +340,52 @@ describe('moving a node', () => {
     const other = await api.post(`${content}/move`, { position: 1 }, { token, headers: key });
     expect(other.status).toBe(422);
   });
+
+  /** The sort keys of a list, in order, read from the table (a client never sees them). */
+  async function sortKeys(table: 'blocks' | 'contents', parent: string, parentId: string) {
+    const db = new Client({ connectionString: process.env.LAYOUT_TEST_DATABASE_URL });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ key: string }>(
+        `SELECT sort_key::text AS key FROM ${table} WHERE ${parent} = $1 ORDER BY sort_key`,
+        [parentId],
+      );
+      return rows.map(({ key }) => BigInt(key));
+    } finally {
+      await db.end();
+    }
+  }
+
+  it.each([
+    ['content', 'contents', 'column_id'],
+    ['block', 'blocks', 'project_id'],
+  ] as const)(
+    'moves a %s into the same gap until its keys run out: the list is renumbered in that move, in the order asked, one revision each',
+    async (_level, table, parentColumn) => {
+      const t = await tree();
+      const list = table === 'contents' ? `${t.columns[0][0][0]}/contents` : `${t.project}/blocks`;
+      const parentId = table === 'contents' ? idOf(t.columns[0][0][0]) : t.projectId;
+      // The tree has two blocks, a column three contents: three of each.
+      if (table === 'blocks') await api.post(list, { description: 'b2' }, { token });
+      let order = await listIds(list);
+      expect(order).toHaveLength(3);
+      const keysBefore = await sortKeys(table, parentColumn, parentId);
+      const revision = await revisionOf(t);
+      // Each move halves the gap after the first; the keys' gap runs out well before the end.
+      const moves = 30;
+      for (let i = 0; i < moves; i += 1) {
+        const last = order[2];
+        const moved = await api.post(`${list}/${last}/move`, { position: 1 }, { token });
+        expect(moved.status).toBe(200);
+        order = [order[0], last, order[1]];
+        expect(await listIds(list)).toEqual(order);
+      }
+      const keys = await sortKeys(table, parentColumn, parentId);
+      // The first never moved: only a renumbering of the list gives it another key.
+      expect(keys[0] > keysBefore[0]).toBe(true);
+      expect(new Set(keys).size).toBe(keys.length);
+      expect(await revisionOf(t)).toBe(revision + moves);
+      await expectAccountsExact(t);
+    },
+  );
 });

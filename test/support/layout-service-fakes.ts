@@ -551,7 +551,7 @@ export function describeNodeMove<S extends object>(
   subject: () => NodeMove<S>,
   levelRules: () => void = () => undefined,
 ): void {
-  const { node: Node, parent: Parent, level, scope, ownParentId, nodeId } = rules;
+  const { node: Node, parent: Parent, scope, nodeId } = rules;
   const node = Node.toLowerCase();
   const parent = Parent.toLowerCase();
   const into = (parentId?: string, position?: number) =>
@@ -571,17 +571,9 @@ export function describeNodeMove<S extends object>(
       const { service, move, placed } = subject();
       move.mockImplementation(() => reply(MOVED));
       const answer = await service.move(scope, into(TARGET_ID), RequestConditions.NONE);
-      expect(placed).toHaveBeenCalledWith(
-        TX,
-        level,
-        { projectId: 'p1', parentId: TARGET_ID, position: undefined, selfId: nodeId },
-        expect.any(Function),
-      );
-      expect(move).toHaveBeenCalledWith(TX, scope, {
-        toParentId: TARGET_ID,
-        sortKey: null,
-        atEnd: true,
-      });
+      expect(move).toHaveBeenCalledWith(TX, scope, { toParentId: TARGET_ID, position: null });
+      // The statement finds its own place: no sibling-order read before it.
+      expect(placed).not.toHaveBeenCalled();
       expect(answer.body?.text).toBe(MOVED.json);
       expect(answer.headers).toEqual({
         etag: '"r5"',
@@ -590,21 +582,11 @@ export function describeNodeMove<S extends object>(
       });
     });
 
-    it(`without a ${parent} id moves within its own ${parent}, to the place of the position (the ${node} itself as selfId)`, async () => {
-      const { service, move, placed } = subject();
+    it(`without a ${parent} id moves within its own ${parent}, to the position asked`, async () => {
+      const { service, move } = subject();
       move.mockImplementation(() => reply({ ...MOVED, destination: rules.own }));
       const answer = await service.move(scope, into(undefined, 2), RequestConditions.NONE);
-      expect(placed).toHaveBeenCalledWith(
-        TX,
-        level,
-        { projectId: 'p1', parentId: ownParentId, position: 2, selfId: nodeId },
-        expect.any(Function),
-      );
-      expect(move).toHaveBeenCalledWith(TX, scope, {
-        toParentId: null,
-        sortKey: '1500',
-        atEnd: false,
-      });
+      expect(move).toHaveBeenCalledWith(TX, scope, { toParentId: null, position: 2 });
       expect(answer.headers).toEqual({
         etag: '"r5"',
         projectRevision: 8,
@@ -612,32 +594,23 @@ export function describeNodeMove<S extends object>(
       });
     });
 
-    it(`with a ${parent} id and a position asks the place in that ${parent}`, async () => {
-      const { service, move, placed } = subject();
+    it(`with a ${parent} id and a position tells the statement both`, async () => {
+      const { service, move } = subject();
       move.mockImplementation(() => reply(MOVED));
       await service.move(scope, into(TARGET_ID, 0), RequestConditions.NONE);
-      expect(placed.mock.calls[0][2]).toEqual({
-        projectId: 'p1',
-        parentId: TARGET_ID,
-        position: 0,
-        selfId: nodeId,
-      });
-      expect(move.mock.calls[0][2]).toEqual({
-        toParentId: TARGET_ID,
-        sortKey: '1500',
-        atEnd: false,
-      });
+      expect(move.mock.calls[0][2]).toEqual({ toParentId: TARGET_ID, position: 0 });
     });
 
-    it('sends its move in the lock’s round when no place is asked, then answers at the revision the lock reports', async () => {
+    it('sends its move in the lock’s round, with or without a position, then answers at the revision the lock reports', async () => {
       const { service, move, writer } = subject();
       move.mockImplementation(() => reply(MOVED));
-      duringFirstRound(writer, () => expect(move).toHaveBeenCalledTimes(1), LATE_LOCK);
-      await expect(
-        service.move(scope, into(TARGET_ID), RequestConditions.NONE),
-      ).resolves.toMatchObject({
-        headers: { etag: '"r5"', projectRevision: 13 },
-      });
+      for (const body of [into(TARGET_ID), into(TARGET_ID, 0)]) {
+        move.mockClear();
+        duringFirstRound(writer, () => expect(move).toHaveBeenCalledTimes(1), LATE_LOCK);
+        await expect(service.move(scope, body, RequestConditions.NONE)).resolves.toMatchObject({
+          headers: { etag: '"r5"', projectRevision: 13 },
+        });
+      }
     });
 
     it(`a move to where the ${node} is already changes nothing and answers the current revision 7`, async () => {

@@ -965,7 +965,7 @@ WHERE
   AND p.owner_id = $4;
 
 -- columns.move
--- parameters: $1 projectId, $2 columnId, $3 rowId, $4 blockId, $5 toParentId, $6 atEnd, $7 sortKey
+-- parameters: $1 projectId, $2 columnId, $3 rowId, $4 blockId, $5 toParentId, $6 position
 WITH
   target AS (
     SELECT
@@ -1024,61 +1024,154 @@ WITH
       r.id = COALESCE($5::uuid, $3::uuid)
       AND r.project_id = $1
   ),
-  placed AS (
+  slot AS (
     SELECT
       t.id,
       d.id AS parent_id,
+      t.sort_key AS own_key,
+      d.id = t.parent_id AS home,
       CASE
-        WHEN NOT $6::boolean THEN COALESCE($7::bigint, t.sort_key)
-        WHEN d.id = t.parent_id
-        AND NOT EXISTS (
+        WHEN $6::bigint IS NOT NULL THEN (
           SELECT
-            1
+            x.sort_key
           FROM
             columns x
           WHERE
-            x.row_id = t.parent_id
+            x.row_id = d.id
             AND x.project_id = $1
-            AND x.sort_key > t.sort_key
-        ) THEN t.sort_key
-        ELSE COALESCE(
-          (
-            SELECT
-              x.sort_key
-            FROM
-              columns x
-            WHERE
-              x.row_id = d.id
-              AND x.project_id = $1
-              AND x.id IS DISTINCT FROM t.id
-            ORDER BY
-              x.sort_key DESC
-            LIMIT
-              1
-          ),
-          0
-        ) + 1048576
-      END AS sort_key
+            AND x.id <> t.id
+          ORDER BY
+            x.sort_key
+          OFFSET
+            GREATEST($6::bigint - 1, 0)
+          LIMIT
+            1
+        )
+      END AS before_key,
+      CASE
+        WHEN $6::bigint IS NOT NULL THEN (
+          SELECT
+            x.sort_key
+          FROM
+            columns x
+          WHERE
+            x.row_id = d.id
+            AND x.project_id = $1
+            AND x.id <> t.id
+          ORDER BY
+            x.sort_key
+          OFFSET
+            $6::bigint
+          LIMIT
+            1
+        )
+      END AS after_key,
+      (
+        SELECT
+          x.sort_key
+        FROM
+          columns x
+        WHERE
+          x.row_id = d.id
+          AND x.project_id = $1
+          AND x.id <> t.id
+        ORDER BY
+          x.sort_key DESC
+        LIMIT
+          1
+      ) AS last_key,
+      GREATEST(
+        t.sort_key,
+        (
+          SELECT
+            x.sort_key
+          FROM
+            columns x
+          WHERE
+            x.row_id = d.id
+            AND x.project_id = $1
+            AND x.id <> t.id
+          ORDER BY
+            x.sort_key DESC
+          LIMIT
+            1
+        )
+      ) AS top_key
     FROM
       target t,
       destination d
+  ),
+  placed AS (
+    SELECT
+      s.id,
+      s.parent_id,
+      s.top_key,
+      s.home
+      AND COALESCE(
+        CASE
+          WHEN (
+            $6::bigint IS NULL
+            OR s.after_key IS NULL
+          ) THEN s.own_key > COALESCE(s.last_key, s.own_key - 1)
+          WHEN $6::bigint = 0 THEN s.own_key < s.after_key
+          ELSE s.own_key > s.before_key
+          AND s.own_key < s.after_key
+        END,
+        false
+      ) AS stays,
+      CASE
+        WHEN (
+          $6::bigint IS NULL
+          OR s.after_key IS NULL
+        ) THEN COALESCE(s.last_key, 0) + 1048576
+        WHEN $6::bigint = 0 THEN s.after_key - 1048576
+        WHEN s.after_key - s.before_key >= 2 THEN s.before_key + (s.after_key - s.before_key) / 2
+      END AS sort_key
+    FROM
+      slot s
+  ),
+  renumbered AS (
+    UPDATE columns y
+    SET
+      sort_key = pl.top_key + o.n * 1048576
+    FROM
+      placed pl,
+      (
+        SELECT
+          x.id,
+          row_number() OVER (
+            ORDER BY
+              x.sort_key
+          ) AS n
+        FROM
+          columns x,
+          target t,
+          destination d
+        WHERE
+          x.row_id = d.id
+          AND x.project_id = $1
+          AND x.id <> t.id
+      ) o
+    WHERE
+      pl.sort_key IS NULL
+      AND NOT pl.stays
+      AND y.id = o.id
+      AND y.project_id = $1
+    RETURNING
+      y.id,
+      pl.parent_id
   ),
   moved AS (
     UPDATE columns y
     SET
       row_id = pl.parent_id,
-      sort_key = pl.sort_key
+      sort_key = COALESCE(pl.sort_key, pl.top_key + $6::bigint * 1048576 + 524288)
     FROM
-      placed pl,
-      target t
+      placed pl
     WHERE
       y.id = pl.id
       AND y.project_id = $1
-      AND t.id = pl.id
-      AND (
-        pl.parent_id <> t.parent_id
-        OR pl.sort_key <> t.sort_key
-      )
+      AND NOT pl.stays
     RETURNING
       y.id
   ),
@@ -1093,6 +1186,15 @@ WITH
       moved m
       JOIN target t ON t.id = m.id
       JOIN placed pl ON pl.id = m.id
+    UNION ALL
+    SELECT
+      r.id,
+      r.parent_id,
+      r.parent_id,
+      0::bigint,
+      0::bigint
+    FROM
+      renumbered r
   ),
   parent_changes AS (
     SELECT

@@ -92,11 +92,7 @@ const WRITES: [string, string[], (round: Round) => unknown][] = [
     (round) => blocks.update(round, BLOCK, BLOCK_VALUES, { sortKey: '1500', changed: true }),
   ],
   ['blocks.delete', ['blocks.delete'], (round) => blocks.delete(round, BLOCK)],
-  [
-    'blocks.move',
-    ['blocks.move'],
-    (round) => blocks.move(round, BLOCK, { sortKey: '1500', atEnd: false }),
-  ],
+  ['blocks.move', ['blocks.move'], (round) => blocks.move(round, BLOCK, { position: 1 })],
   [
     'blocks.copy',
     ['blocks.copy', 'blocks.copy-document'],
@@ -116,12 +112,12 @@ const WRITES: [string, string[], (round: Round) => unknown][] = [
   [
     'rows.move (within its block)',
     ['rows.move'],
-    (round) => rows.move(round, ROW, { toParentId: null, sortKey: null, atEnd: true }),
+    (round) => rows.move(round, ROW, { toParentId: null, position: null }),
   ],
   [
     'rows.move (to another block)',
     ['rows.move'],
-    (round) => rows.move(round, ROW, { toParentId: 'b2', sortKey: '1500', atEnd: false }),
+    (round) => rows.move(round, ROW, { toParentId: 'b2', position: 1 }),
   ],
   [
     'rows.copy',
@@ -153,7 +149,7 @@ const WRITES: [string, string[], (round: Round) => unknown][] = [
   [
     'columns.move',
     ['columns.move'],
-    (round) => columns.move(round, COLUMN, { toParentId: 'r2', sortKey: null, atEnd: true }),
+    (round) => columns.move(round, COLUMN, { toParentId: 'r2', position: null }),
   ],
   [
     'columns.copy',
@@ -174,7 +170,7 @@ const WRITES: [string, string[], (round: Round) => unknown][] = [
   [
     'contents.move',
     ['contents.move'],
-    (round) => contents.move(round, CONTENT, { toParentId: 'c2', sortKey: null, atEnd: true }),
+    (round) => contents.move(round, CONTENT, { toParentId: 'c2', position: null }),
   ],
   [
     'contents.copy',
@@ -202,19 +198,12 @@ const READS_UNDER_THE_LOCK: [string, string, (round: Round) => unknown][] = [
 
 /** The moves and the copies of each level: what they are told, and their level. */
 const MOVES = [
-  ['block', (round: Round) => blocks.move(round, BLOCK, { sortKey: null, atEnd: true })],
-  [
-    'row',
-    (round: Round) => rows.move(round, ROW, { toParentId: 'b2', sortKey: null, atEnd: true }),
-  ],
-  [
-    'column',
-    (round: Round) => columns.move(round, COLUMN, { toParentId: 'r2', sortKey: null, atEnd: true }),
-  ],
+  ['block', (round: Round) => blocks.move(round, BLOCK, { position: null })],
+  ['row', (round: Round) => rows.move(round, ROW, { toParentId: 'b2', position: null })],
+  ['column', (round: Round) => columns.move(round, COLUMN, { toParentId: 'r2', position: null })],
   [
     'content',
-    (round: Round) =>
-      contents.move(round, CONTENT, { toParentId: 'c2', sortKey: null, atEnd: true }),
+    (round: Round) => contents.move(round, CONTENT, { toParentId: 'c2', position: null }),
   ],
 ] as const;
 const COPIES = [
@@ -333,13 +322,19 @@ describe('the write statements of the tree', () => {
     it('sets only the node’s parent and sort key, so it keeps its revision (its tag) and its subtree', async () => {
       const { sent } = await recorded(move);
       const text = sent[0].statement.text;
-      const sets = text.slice(
-        text.indexOf(`UPDATE ${table} y SET`),
-        text.indexOf('FROM placed pl'),
+      const moved = text.slice(text.indexOf('moved AS ('));
+      const sets = moved.slice(
+        moved.indexOf(`UPDATE ${table} y SET`),
+        moved.indexOf('FROM placed pl'),
       );
       expect(sets).toContain(`${parentColumn} = pl.parent_id`);
-      expect(sets).toContain('sort_key = pl.sort_key');
+      expect(sets).toMatch(/sort_key = COALESCE\(\s*pl\.sort_key,/);
       expect(sets).not.toContain('revision');
+      // A renumbering of the list changes the others' sort keys alone.
+      const renumbered = text.slice(text.indexOf('renumbered AS ('), text.indexOf('moved AS ('));
+      expect(renumbered).toMatch(
+        new RegExp(`UPDATE ${table} y SET sort_key = pl\\.top_key \\+ o\\.n \\* \\d+\\s+FROM`),
+      );
     });
 
     it('states one changed row with both parents, so that the ancestors of both follow', async () => {

@@ -311,13 +311,9 @@ describe('BlocksService', () => {
 
     it('moves to the position among the project’s blocks and answers the block with its tag kept, revision 8 and its Location', async () => {
       const answer = await service.move(BLOCK, { position: 2 }, RequestConditions.NONE);
-      expect(placed).toHaveBeenCalledWith(
-        TX,
-        'block',
-        { projectId: 'p1', parentId: 'p1', position: 2, selfId: 'b1' },
-        expect.any(Function),
-      );
-      expect(blocks.move).toHaveBeenCalledWith(TX, BLOCK, { sortKey: '1500', atEnd: false });
+      expect(blocks.move).toHaveBeenCalledWith(TX, BLOCK, { position: 2 });
+      // The statement finds its own place: no sibling-order read before it.
+      expect(placed).not.toHaveBeenCalled();
       expect(answer.body?.text).toBe(MOVED.json);
       expect(answer.headers).toEqual({
         etag: '"r5"',
@@ -326,29 +322,19 @@ describe('BlocksService', () => {
       });
     });
 
-    it('asks its place in the lock’s round and moves in the round after, then answers at the revision the lock reports', async () => {
-      duringFirstRound(
-        writer,
-        () => {
-          expect(placed).toHaveBeenCalledTimes(1);
-          expect(blocks.move).not.toHaveBeenCalled();
-        },
-        LATE_LOCK,
-      );
+    it('sends its move in the lock’s round, then answers at the revision the lock reports', async () => {
+      duringFirstRound(writer, () => expect(blocks.move).toHaveBeenCalledTimes(1), LATE_LOCK);
       await expect(
         service.move(BLOCK, { position: 0 }, RequestConditions.NONE),
       ).resolves.toMatchObject({ headers: { etag: '"r5"', projectRevision: 13 } });
     });
 
     it('a position where the block is already changes nothing and answers the current revision 7', async () => {
-      placed.mockImplementation((round, _level, _where, then) =>
-        round.next((next) => then(null, next)),
-      );
       blocks.move.mockImplementation(() =>
         reply({ ...MOVED, moved: false, siblings: undefined, treeBytes: undefined }),
       );
       const answer = await service.move(BLOCK, { position: 1 }, ifMatch('"r5"'));
-      expect(blocks.move).toHaveBeenCalledWith(TX, BLOCK, { sortKey: null, atEnd: false });
+      expect(blocks.move).toHaveBeenCalledWith(TX, BLOCK, { position: 1 });
       expect(answer.headers).toEqual({
         etag: '"r5"',
         projectRevision: 7,

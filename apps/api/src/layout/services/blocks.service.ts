@@ -153,15 +153,7 @@ export class BlocksService {
     idempotency?: IdempotencyRequest,
   ): Promise<Representation<BlockResponse>> {
     const placement = { toParentId: null, position: body.position };
-    return moveNode(
-      this.writer,
-      this.order,
-      this.relocation,
-      scope,
-      placement,
-      conditions,
-      idempotency,
-    );
+    return moveNode(this.writer, this.relocation, scope, placement, conditions, idempotency);
   }
 
   /**
@@ -192,7 +184,7 @@ export class BlocksService {
     names: { node: 'Block', parent: 'Project' },
     ids: (scope) => ({ node: scope.blockId, parent: scope.projectId }),
     // A block's parent is its project: there is no other to go to.
-    move: (round, scope, { sortKey, atEnd }) => this.blocks.move(round, scope, { sortKey, atEnd }),
+    move: (round, scope, { position }) => this.blocks.move(round, scope, { position }),
     copy: (round, scope, { toParentId: _project, ...request }) =>
       this.blocks.copy(round, scope, request),
     assertFits: (node) =>

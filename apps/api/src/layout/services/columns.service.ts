@@ -139,15 +139,7 @@ export class ColumnsService {
     idempotency?: IdempotencyRequest,
   ): Promise<Representation<ColumnResponse>> {
     const placement = { toParentId: parentIdOf(body.rowId, 'Row'), position: body.position };
-    return moveNode(
-      this.writer,
-      this.order,
-      this.relocation,
-      scope,
-      placement,
-      conditions,
-      idempotency,
-    );
+    return moveNode(this.writer, this.relocation, scope, placement, conditions, idempotency);
   }
 
   /**

@@ -158,15 +158,7 @@ export class ContentsService {
     idempotency?: IdempotencyRequest,
   ): Promise<Representation<ContentResponse>> {
     const placement = { toParentId: parentIdOf(body.columnId, 'Column'), position: body.position };
-    return moveNode(
-      this.writer,
-      this.order,
-      this.relocation,
-      scope,
-      placement,
-      conditions,
-      idempotency,
-    );
+    return moveNode(this.writer, this.relocation, scope, placement, conditions, idempotency);
   }
 
   /**

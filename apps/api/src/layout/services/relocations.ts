@@ -41,7 +41,7 @@ export interface Relocation<
   move(
     round: Round,
     scope: S,
-    placement: { toParentId: string | null; sortKey: string | null; atEnd: boolean },
+    placement: { toParentId: string | null; position: number | null },
   ): Pending<Moved | undefined>;
   copy(
     round: Round,
@@ -69,7 +69,6 @@ export interface Placement {
  */
 export function moveNode<S extends ProjectScope, M extends MovedNode, C extends CopiedNode, T>(
   writer: TreeWriter,
-  order: SiblingOrderRepository,
   relocation: Relocation<S, M, C>,
   scope: S,
   placement: Placement,
@@ -78,35 +77,28 @@ export function moveNode<S extends ProjectScope, M extends MovedNode, C extends 
 ): Promise<Representation<T>> {
   const { toParentId, position } = placement;
   const ids = relocation.ids(scope);
-  const where = {
-    projectId: scope.projectId,
-    parentId: toParentId ?? ids.parent,
-    position,
-    selfId: ids.node,
-  };
   return writer.write(
     scope,
-    (write) =>
-      order.placed(write, relocation.level, where, (sortKey, round) => {
-        const atEnd = position === undefined;
-        const moved = relocation.move(round, scope, { toParentId, sortKey, atEnd });
-        return round.finish(() => {
-          const node = moved.get() ?? notFound(relocation.names.node);
-          const parent = node.destination ?? notFound(relocation.names.parent);
-          conditions.assertPreconditions(nodeTag(node.revision));
-          const project = write.project.get();
-          if (node.moved) {
-            relocation.assertFits(node);
-            assertTreeWithin(project.treeBytes, node.treeBytes ?? 0);
-          }
-          return answerNode<T>(
-            node.json,
-            node.revision,
-            node.moved ? project.revision : project.currentRevision,
-            relocation.path(scope, parent, ids.node),
-          );
-        });
-      }),
+    (write) => {
+      // One statement finds the place and moves the node (see moveNodeStatement): one round.
+      const moved = relocation.move(write, scope, { toParentId, position: position ?? null });
+      return write.finish(() => {
+        const node = moved.get() ?? notFound(relocation.names.node);
+        const parent = node.destination ?? notFound(relocation.names.parent);
+        conditions.assertPreconditions(nodeTag(node.revision));
+        const project = write.project.get();
+        if (node.moved) {
+          relocation.assertFits(node);
+          assertTreeWithin(project.treeBytes, node.treeBytes ?? 0);
+        }
+        return answerNode<T>(
+          node.json,
+          node.revision,
+          node.moved ? project.revision : project.currentRevision,
+          relocation.path(scope, parent, ids.node),
+        );
+      });
+    },
     idempotency,
     MOVED,
   );

@@ -137,15 +137,7 @@ export class RowsService {
     idempotency?: IdempotencyRequest,
   ): Promise<Representation<RowResponse>> {
     const placement = { toParentId: parentIdOf(body.blockId, 'Block'), position: body.position };
-    return moveNode(
-      this.writer,
-      this.order,
-      this.relocation,
-      scope,
-      placement,
-      conditions,
-      idempotency,
-    );
+    return moveNode(this.writer, this.relocation, scope, placement, conditions, idempotency);
   }
 
   /**
