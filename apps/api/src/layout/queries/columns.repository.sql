@@ -1030,42 +1030,38 @@ WITH
       d.id AS parent_id,
       t.sort_key AS own_key,
       d.id = t.parent_id AS home,
-      CASE
-        WHEN $6::bigint IS NOT NULL THEN (
-          SELECT
-            x.sort_key
-          FROM
-            columns x
-          WHERE
-            x.row_id = d.id
-            AND x.project_id = $1
-            AND x.id <> t.id
-          ORDER BY
-            x.sort_key
-          OFFSET
-            GREATEST($6::bigint - 1, 0)
-          LIMIT
-            1
-        )
-      END AS before_key,
-      CASE
-        WHEN $6::bigint IS NOT NULL THEN (
-          SELECT
-            x.sort_key
-          FROM
-            columns x
-          WHERE
-            x.row_id = d.id
-            AND x.project_id = $1
-            AND x.id <> t.id
-          ORDER BY
-            x.sort_key
-          OFFSET
-            $6::bigint
-          LIMIT
-            1
-        )
-      END AS after_key,
+      (
+        SELECT
+          x.sort_key
+        FROM
+          columns x
+        WHERE
+          x.row_id = d.id
+          AND x.project_id = $1
+          AND x.id <> t.id
+        ORDER BY
+          x.sort_key
+        OFFSET
+          GREATEST($6::bigint - 1, 0)
+        LIMIT
+          1
+      ) AS before_key,
+      (
+        SELECT
+          x.sort_key
+        FROM
+          columns x
+        WHERE
+          x.row_id = d.id
+          AND x.project_id = $1
+          AND x.id <> t.id
+        ORDER BY
+          x.sort_key
+        OFFSET
+          $6::bigint
+        LIMIT
+          1
+      ) AS after_key,
       (
         SELECT
           x.sort_key
@@ -1079,24 +1075,7 @@ WITH
           x.sort_key DESC
         LIMIT
           1
-      ) AS last_key,
-      GREATEST(
-        t.sort_key,
-        (
-          SELECT
-            x.sort_key
-          FROM
-            columns x
-          WHERE
-            x.row_id = d.id
-            AND x.project_id = $1
-            AND x.id <> t.id
-          ORDER BY
-            x.sort_key DESC
-          LIMIT
-            1
-        )
-      ) AS top_key
+      ) AS last_key
     FROM
       target t,
       destination d
@@ -1105,14 +1084,11 @@ WITH
     SELECT
       s.id,
       s.parent_id,
-      s.top_key,
+      GREATEST(s.own_key, s.last_key) AS top_key,
       s.home
       AND COALESCE(
         CASE
-          WHEN (
-            $6::bigint IS NULL
-            OR s.after_key IS NULL
-          ) THEN s.own_key > COALESCE(s.last_key, s.own_key - 1)
+          WHEN s.after_key IS NULL THEN s.own_key > COALESCE(s.last_key, s.own_key - 1)
           WHEN $6::bigint = 0 THEN s.own_key < s.after_key
           ELSE s.own_key > s.before_key
           AND s.own_key < s.after_key
@@ -1120,10 +1096,7 @@ WITH
         false
       ) AS stays,
       CASE
-        WHEN (
-          $6::bigint IS NULL
-          OR s.after_key IS NULL
-        ) THEN COALESCE(s.last_key, 0) + 1048576
+        WHEN s.after_key IS NULL THEN COALESCE(s.last_key, 0) + 1048576
         WHEN $6::bigint = 0 THEN s.after_key - 1048576
         WHEN s.after_key - s.before_key >= 2 THEN s.before_key + (s.after_key - s.before_key) / 2
       END AS sort_key
@@ -1195,6 +1168,307 @@ WITH
       0::bigint
     FROM
       renumbered r
+  ),
+  parent_changes AS (
+    SELECT
+      c.parent_id,
+      sum(c.count)::int AS count,
+      sum(c.bytes)::bigint AS bytes
+    FROM
+      (
+        SELECT
+          ch.old_parent AS parent_id,
+          -1 AS count,
+          - ch.old_bytes AS bytes
+        FROM
+          changed ch
+        WHERE
+          ch.old_parent IS NOT NULL
+        UNION ALL
+        SELECT
+          ch.new_parent,
+          1,
+          ch.new_bytes
+        FROM
+          changed ch
+        WHERE
+          ch.new_parent IS NOT NULL
+      ) c
+    GROUP BY
+      c.parent_id
+  ),
+  touched_row AS (
+    UPDATE rows x
+    SET
+      revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      child_count = x.child_count + d.count,
+      children_bytes = x.children_bytes + d.bytes + 2 * (GREATEST(x.child_count + d.count - 1, 0) - GREATEST(x.child_count - 1, 0))
+    FROM
+      parent_changes d
+    WHERE
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            c.parent_id
+          FROM
+            parent_changes c
+        )
+      )
+      AND x.id = d.parent_id
+      AND x.project_id = $1
+    RETURNING
+      x.id,
+      x.child_count,
+      x.block_id AS up,
+      (d.bytes + 2 * (GREATEST(x.child_count - 1, 0) - GREATEST(x.child_count - d.count - 1, 0)))::bigint AS bytes
+  ),
+  touched_block AS (
+    UPDATE blocks x
+    SET
+      revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      children_bytes = x.children_bytes + d.bytes
+    FROM
+      (
+        SELECT
+          t.up,
+          sum(t.bytes)::bigint AS bytes
+        FROM
+          touched_row t
+        GROUP BY
+          t.up
+      ) d
+    WHERE
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            t.up
+          FROM
+            touched_row t
+        )
+      )
+      AND x.id = d.up
+      AND x.project_id = $1
+    RETURNING
+      x.id,
+      x.child_count,
+      x.project_id AS up,
+      d.bytes AS bytes
+  ),
+  touched_project AS (
+    UPDATE projects x
+    SET
+      revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      children_bytes = x.children_bytes + d.bytes,
+      updated_at = now()
+    FROM
+      (
+        SELECT
+          t.up,
+          sum(t.bytes)::bigint AS bytes
+        FROM
+          touched_block t
+        GROUP BY
+          t.up
+      ) d
+    WHERE
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            t.up
+          FROM
+            touched_block t
+        )
+      )
+      AND x.id = d.up
+      AND x.id = $1
+    RETURNING
+      x.id,
+      x.child_count,
+      (
+        octet_length(
+          (
+            json_build_object(
+              '_id',
+              x.id,
+              'title',
+              x.title,
+              'revision',
+              x.revision,
+              'createdAt',
+              to_char(x.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              'updatedAt',
+              to_char(x.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              'blocks',
+              '[]'::json
+            )
+          )::text
+        ) + x.children_bytes
+      ) AS tree_bytes
+  )
+SELECT
+  t.revision,
+  t.json,
+  d.id AS parent_id,
+  d.row_id,
+  d.block_id,
+  m.id IS NOT NULL AS moved,
+  (
+    SELECT
+      tp.child_count
+    FROM
+      touched_row tp
+    WHERE
+      tp.id = d.id
+  ) AS siblings,
+  (
+    SELECT
+      tp.tree_bytes
+    FROM
+      touched_project tp
+  ) AS tree_bytes,
+  (
+    SELECT
+      c.size
+    FROM
+      columns c
+    WHERE
+      c.id = t.id
+      AND c.project_id = $1
+  ) AS size,
+  CASE
+    WHEN d.id IS NULL THEN NULL
+    ELSE (
+      SELECT
+        COALESCE(sum(o.size), 0)::int
+      FROM
+        columns o
+      WHERE
+        o.row_id = d.id
+        AND o.project_id = $1
+        AND o.id IS DISTINCT FROM t.id
+    )
+  END AS others
+FROM
+  target t
+  LEFT JOIN destination d ON true
+  LEFT JOIN moved m ON true;
+
+-- columns.move-to-end
+-- parameters: $1 projectId, $2 columnId, $3 rowId, $4 blockId, $5 toParentId
+WITH
+  target AS (
+    SELECT
+      c.id,
+      c.row_id AS parent_id,
+      c.revision,
+      c.sort_key,
+      (
+        octet_length((json_build_object('_id', c.id, 'size', c.size::text, 'contents', '[]'::json))::text) + c.children_bytes
+      ) AS bytes,
+      (
+        json_build_object(
+          '_id',
+          c.id,
+          'size',
+          c.size::text,
+          'contents',
+          COALESCE(
+            (
+              SELECT
+                json_agg(
+                  json_build_object('_id', ct.id, 'type', ct.type, 'style', ct.style, 'data', ct.data)
+                  ORDER BY
+                    ct.sort_key
+                )
+              FROM
+                contents ct
+              WHERE
+                ct.project_id = c.project_id
+                AND ct.column_id = c.id
+            ),
+            '[]'
+          )
+        )
+      )::text AS json
+    FROM
+      columns c
+      JOIN rows r ON r.id = c.row_id
+      AND r.project_id = $1
+    WHERE
+      c.id = $2
+      AND c.row_id = $3
+      AND r.block_id = $4
+      AND c.project_id = $1
+      AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
+  ),
+  destination AS (
+    SELECT
+      r.id,
+      r.child_count,
+      NULL::uuid AS row_id,
+      r.block_id
+    FROM
+      rows r
+    WHERE
+      r.id = COALESCE($5::uuid, $3::uuid)
+      AND r.project_id = $1
+  ),
+  placed AS (
+    SELECT
+      t.id,
+      d.id AS parent_id,
+      d.id = t.parent_id
+      AND t.sort_key > COALESCE(s.last_key, t.sort_key - 1) AS stays,
+      COALESCE(s.last_key, 0) + 1048576 AS sort_key
+    FROM
+      target t,
+      destination d,
+      LATERAL (
+        SELECT
+          (
+            SELECT
+              x.sort_key
+            FROM
+              columns x
+            WHERE
+              x.row_id = d.id
+              AND x.project_id = $1
+              AND x.id <> t.id
+            ORDER BY
+              x.sort_key DESC
+            LIMIT
+              1
+          ) AS last_key
+      ) s
+  ),
+  moved AS (
+    UPDATE columns y
+    SET
+      row_id = pl.parent_id,
+      sort_key = pl.sort_key
+    FROM
+      placed pl
+    WHERE
+      y.id = pl.id
+      AND y.project_id = $1
+      AND NOT pl.stays
+    RETURNING
+      y.id
+  ),
+  changed (id, old_parent, new_parent, old_bytes, new_bytes) AS (
+    SELECT
+      t.id,
+      t.parent_id,
+      pl.parent_id,
+      t.bytes,
+      t.bytes
+    FROM
+      moved m
+      JOIN target t ON t.id = m.id
+      JOIN placed pl ON pl.id = m.id
   ),
   parent_changes AS (
     SELECT

@@ -7,7 +7,7 @@ import { treeWriteStatement } from './sql/changes.sql';
 import { copyDocumentStatement, copyNodeStatement } from './sql/copy-node.sql';
 import { deleteNodeStatement } from './sql/delete-node.sql';
 import { blockJson, blocksOf, nodeBytes } from './sql/documents.sql';
-import { moveNodeStatement, type MovePlacement } from './sql/move-node.sql';
+import { moveNodeStatements, type MovePlacement } from './sql/move-node.sql';
 import { newNodeSortKey } from './sql/new-node.sql';
 import { lockedPath, ownedPath, WRITE_REVISION } from './sql/paths.sql';
 import { TaggedReads } from './sql/tagged-reads';
@@ -90,7 +90,7 @@ const UPDATE = treeWriteStatement<
 
 const DELETE = deleteNodeStatement<BlockScope>('block');
 
-const MOVE = moveNodeStatement<BlockScope & MovePlacement, Parameters<typeof movedNode>[0]>(
+const MOVE = moveNodeStatements<BlockScope & MovePlacement, Parameters<typeof movedNode>[0]>(
   'block',
   blockJson,
 );
@@ -146,7 +146,9 @@ export class BlocksRepository {
 
   /** Moves the block within its project. */
   move(round: Round, scope: BlockScope, placement: MovePlacement): Pending<MovedNode | undefined> {
-    return round.row(MOVE, { ...scope, ...placement }).map((row) => row && movedNode(row));
+    return round
+      .row(MOVE.for(placement), { ...scope, ...placement })
+      .map((row) => row && movedNode(row));
   }
 
   /** Copies the block, with everything in it, into its project. */

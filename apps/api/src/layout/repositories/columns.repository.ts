@@ -15,7 +15,7 @@ import {
   nodeBytes,
   projectBytes,
 } from './sql/documents.sql';
-import { moveNodeStatement, type MovePlacement } from './sql/move-node.sql';
+import { moveNodeStatements, type MovePlacement } from './sql/move-node.sql';
 import { newNodeSortKey } from './sql/new-node.sql';
 import { lockedPath, ownedPath, WRITE_REVISION } from './sql/paths.sql';
 import { TaggedReads } from './sql/tagged-reads';
@@ -169,7 +169,7 @@ const REPLACE_CONTENTS = treeWriteStatement<
 
 const DELETE = deleteNodeStatement<ColumnScope>('column');
 
-const MOVE = moveNodeStatement<
+const MOVE = moveNodeStatements<
   ColumnScope & MovePlacement,
   Parameters<typeof movedNode>[0] & { size: number; others: number | null }
 >(
@@ -287,7 +287,7 @@ export class ColumnsRepository {
     placement: MovePlacement & { toParentId: string | null },
   ): Pending<(MovedNode & ColumnWidth) | undefined> {
     return round
-      .row(MOVE, { ...scope, ...placement })
+      .row(MOVE.for(placement), { ...scope, ...placement })
       .map((row) => row && { ...movedNode(row), size: row.size, others: row.others ?? 0 });
   }
 

@@ -7,7 +7,7 @@ import { treeWriteStatement } from './sql/changes.sql';
 import { copyDocumentStatement, copyNodeStatement } from './sql/copy-node.sql';
 import { deleteNodeStatement } from './sql/delete-node.sql';
 import { contentJson, contentsOf, nodeBytes } from './sql/documents.sql';
-import { moveNodeStatement, type MovePlacement } from './sql/move-node.sql';
+import { moveNodeStatements, type MovePlacement } from './sql/move-node.sql';
 import { newNodeSortKey } from './sql/new-node.sql';
 import { lockedPath, ownedPath, WRITE_REVISION } from './sql/paths.sql';
 import { TaggedReads } from './sql/tagged-reads';
@@ -84,7 +84,7 @@ const UPDATE = treeWriteStatement<
 
 const DELETE = deleteNodeStatement<ContentScope>('content');
 
-const MOVE = moveNodeStatement<ContentScope & MovePlacement, Parameters<typeof movedNode>[0]>(
+const MOVE = moveNodeStatements<ContentScope & MovePlacement, Parameters<typeof movedNode>[0]>(
   'content',
   contentJson,
 );
@@ -158,7 +158,9 @@ export class ContentsRepository {
     scope: ContentScope,
     placement: MovePlacement & { toParentId: string | null },
   ): Pending<MovedNode | undefined> {
-    return round.row(MOVE, { ...scope, ...placement }).map((row) => row && movedNode(row));
+    return round
+      .row(MOVE.for(placement), { ...scope, ...placement })
+      .map((row) => row && movedNode(row));
   }
 
   /** Copies the content into a column of the project, with `copyId` as the copy's id. */

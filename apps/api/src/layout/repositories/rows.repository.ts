@@ -6,7 +6,7 @@ import { treeWriteStatement } from './sql/changes.sql';
 import { copyDocumentStatement, copyNodeStatement } from './sql/copy-node.sql';
 import { deleteNodeStatement } from './sql/delete-node.sql';
 import { nodeBytes, rowJson, rowsOf } from './sql/documents.sql';
-import { moveNodeStatement, type MovePlacement } from './sql/move-node.sql';
+import { moveNodeStatements, type MovePlacement } from './sql/move-node.sql';
 import { newNodeSortKey } from './sql/new-node.sql';
 import { lockedPath, ownedPath, WRITE_REVISION } from './sql/paths.sql';
 import { TaggedReads } from './sql/tagged-reads';
@@ -82,7 +82,7 @@ const UPDATE = treeWriteStatement<RowScope & RowValues & NodeWrite & { changed: 
 
 const DELETE = deleteNodeStatement<RowScope>('row');
 
-const MOVE = moveNodeStatement<RowScope & MovePlacement, Parameters<typeof movedNode>[0]>(
+const MOVE = moveNodeStatements<RowScope & MovePlacement, Parameters<typeof movedNode>[0]>(
   'row',
   rowJson,
 );
@@ -140,7 +140,9 @@ export class RowsRepository {
     scope: RowScope,
     placement: MovePlacement & { toParentId: string | null },
   ): Pending<MovedNode | undefined> {
-    return round.row(MOVE, { ...scope, ...placement }).map((row) => row && movedNode(row));
+    return round
+      .row(MOVE.for(placement), { ...scope, ...placement })
+      .map((row) => row && movedNode(row));
   }
 
   /** Copies the row, with its columns and contents, into a block of the project. */

@@ -92,7 +92,16 @@ const WRITES: [string, string[], (round: Round) => unknown][] = [
     (round) => blocks.update(round, BLOCK, BLOCK_VALUES, { sortKey: '1500', changed: true }),
   ],
   ['blocks.delete', ['blocks.delete'], (round) => blocks.delete(round, BLOCK)],
-  ['blocks.move', ['blocks.move'], (round) => blocks.move(round, BLOCK, { position: 1 })],
+  [
+    'blocks.move (to a position)',
+    ['blocks.move'],
+    (round) => blocks.move(round, BLOCK, { position: 1 }),
+  ],
+  [
+    'blocks.move (to the end)',
+    ['blocks.move-to-end'],
+    (round) => blocks.move(round, BLOCK, { position: null }),
+  ],
   [
     'blocks.copy',
     ['blocks.copy', 'blocks.copy-document'],
@@ -110,8 +119,8 @@ const WRITES: [string, string[], (round: Round) => unknown][] = [
   ],
   ['rows.delete', ['rows.delete'], (round) => rows.delete(round, ROW)],
   [
-    'rows.move (within its block)',
-    ['rows.move'],
+    'rows.move (within its block, to the end)',
+    ['rows.move-to-end'],
     (round) => rows.move(round, ROW, { toParentId: null, position: null }),
   ],
   [
@@ -147,8 +156,8 @@ const WRITES: [string, string[], (round: Round) => unknown][] = [
   ],
   ['columns.delete', ['columns.delete'], (round) => columns.delete(round, COLUMN)],
   [
-    'columns.move',
-    ['columns.move'],
+    'columns.move (to the end)',
+    ['columns.move-to-end'],
     (round) => columns.move(round, COLUMN, { toParentId: 'r2', position: null }),
   ],
   [
@@ -168,8 +177,8 @@ const WRITES: [string, string[], (round: Round) => unknown][] = [
   ],
   ['contents.delete', ['contents.delete'], (round) => contents.delete(round, CONTENT)],
   [
-    'contents.move',
-    ['contents.move'],
+    'contents.move (to the end)',
+    ['contents.move-to-end'],
     (round) => contents.move(round, CONTENT, { toParentId: 'c2', position: null }),
   ],
   [
@@ -196,16 +205,20 @@ const READS_UNDER_THE_LOCK: [string, string, (round: Round) => unknown][] = [
   ],
 ];
 
-/** The moves and the copies of each level: what they are told, and their level. */
-const MOVES = [
-  ['block', (round: Round) => blocks.move(round, BLOCK, { position: null })],
-  ['row', (round: Round) => rows.move(round, ROW, { toParentId: 'b2', position: null })],
-  ['column', (round: Round) => columns.move(round, COLUMN, { toParentId: 'r2', position: null })],
-  [
-    'content',
-    (round: Round) => contents.move(round, CONTENT, { toParentId: 'c2', position: null }),
-  ],
-] as const;
+/** The moves of each level, to the end and to a position, and the copies: what they are told. */
+const MOVES = (['end', 'position'] as const).flatMap((to) => {
+  const position = to === 'end' ? null : 1;
+  return [
+    ['block', to, (round: Round) => blocks.move(round, BLOCK, { position })],
+    ['row', to, (round: Round) => rows.move(round, ROW, { toParentId: 'b2', position })],
+    ['column', to, (round: Round) => columns.move(round, COLUMN, { toParentId: 'r2', position })],
+    [
+      'content',
+      to,
+      (round: Round) => contents.move(round, CONTENT, { toParentId: 'c2', position }),
+    ],
+  ] as const;
+});
 const COPIES = [
   [
     'block',
@@ -316,7 +329,7 @@ describe('the write statements of the tree', () => {
     expect(setColumns).not.toContain('list_revision');
   });
 
-  describe.each(MOVES)('the move of a %s', (level, move) => {
+  describe.each(MOVES)('the move of a %s to the %s', (level, to, move) => {
     const { table, parentColumn } = TREE_LEVELS[level];
 
     it('sets only the node’s parent and sort key, so it keeps its revision (its tag) and its subtree', async () => {
@@ -328,13 +341,26 @@ describe('the write statements of the tree', () => {
         moved.indexOf('FROM placed pl'),
       );
       expect(sets).toContain(`${parentColumn} = pl.parent_id`);
-      expect(sets).toMatch(/sort_key = COALESCE\(\s*pl\.sort_key,/);
+      expect(sets).toMatch(/sort_key = (COALESCE\(\s*)?pl\.sort_key\b/);
       expect(sets).not.toContain('revision');
-      // A renumbering of the list changes the others' sort keys alone.
-      const renumbered = text.slice(text.indexOf('renumbered AS ('), text.indexOf('moved AS ('));
-      expect(renumbered).toMatch(
-        new RegExp(`UPDATE ${table} y SET sort_key = pl\\.top_key \\+ o\\.n \\* \\d+\\s+FROM`),
-      );
+    });
+
+    it('is the statement of its kind: the end has room, a position may renumber the list', async () => {
+      const { sent } = await recorded(move);
+      const { name, text, parameters } = sent[0].statement;
+      if (to === 'end') {
+        expect(name).toBe(`${TREE_LEVELS[level].owner}.move-to-end`);
+        expect(text).not.toContain('renumbered AS (');
+        expect(parameters).not.toContain('position');
+      } else {
+        expect(name).toBe(`${TREE_LEVELS[level].owner}.move`);
+        expect(parameters).toContain('position');
+        // A renumbering of the list changes the others' sort keys alone.
+        const renumbered = text.slice(text.indexOf('renumbered AS ('), text.indexOf('moved AS ('));
+        expect(renumbered).toMatch(
+          new RegExp(`UPDATE ${table} y SET sort_key = pl\\.top_key \\+ o\\.n \\* \\d+\\s+FROM`),
+        );
+      }
     });
 
     it('states one changed row with both parents, so that the ancestors of both follow', async () => {

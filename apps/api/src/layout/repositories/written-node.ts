@@ -34,7 +34,7 @@ export interface Destination {
   blockId: string | null;
 }
 
-/** What a move reports (see moveNodeStatement). */
+/** What a move reports (see moveNodeStatements). */
 export interface MovedNode {
   /** The node's tag, which a move keeps. */
   revision: number;

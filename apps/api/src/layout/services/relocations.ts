@@ -80,7 +80,7 @@ export function moveNode<S extends ProjectScope, M extends MovedNode, C extends 
   return writer.write(
     scope,
     (write) => {
-      // One statement finds the place and moves the node (see moveNodeStatement): one round.
+      // One statement finds the place and moves the node (see moveNodeStatements): one round.
       const moved = relocation.move(write, scope, { toParentId, position: position ?? null });
       return write.finish(() => {
         const node = moved.get() ?? notFound(relocation.names.node);
