@@ -82,16 +82,16 @@ export function verdicts(results: RunResults): Verdict[] {
     );
     list.push(p99Verdict(`p99 ≤ ${P99_RATIO}× the yardstick's, growth runs`, phases));
   }
-  const serviceSides = [...main, ...growth].map((r) => r.service).filter(measured);
-  const peak = Math.max(
-    0,
-    ...serviceSides.map((side) => side.rssMB ?? 0),
-    results.projectCopy?.rssMB ?? 0,
-  );
+  // The load scenarios' target. A copy of a whole project (6 MiB) and the fairness run's 8 MiB
+  // answers are single large answers: their peaks are reported beside them, not judged here.
+  const sampled = [...main, ...growth]
+    .map((r) => r.service)
+    .filter(measured)
+    .flatMap((side) => (side.rssMB === null ? [] : [side.rssMB]));
   list.push({
-    target: `service peak RSS ≤ ${RSS_MIB} MiB`,
-    measured: serviceSides.some((side) => side.rssMB !== null) ? `${peak} MiB` : 'not sampled',
-    status: serviceSides.some((side) => side.rssMB !== null) ? status(peak <= RSS_MIB) : 'n/a',
+    target: `service peak RSS ≤ ${RSS_MIB} MiB under the load scenarios`,
+    measured: sampled.length > 0 ? `${Math.max(...sampled)} MiB` : 'not sampled',
+    status: sampled.length > 0 ? status(Math.max(...sampled) <= RSS_MIB) : 'n/a',
   });
   const all = [...main, ...growth].flatMap((r) => [r.service, r.yardstick]).filter(measured);
   const failures = (get: (side: Side) => number) => all.reduce((sum, side) => sum + get(side), 0);
@@ -135,7 +135,9 @@ function projectCopyVerdict(results: RunResults): Verdict {
   const median = sorted[Math.floor(sorted.length / 2)];
   const failed = copy.statuses.filter((s) => s !== 201).length;
   const range = `${sorted[0].toFixed(2)}–${sorted[sorted.length - 1].toFixed(2)} s`;
-  const measuredText = `median ${median.toFixed(2)} s of ${copy.seconds.length} (${range}), ${copy.nodes} nodes${failed > 0 ? `, ${failed} not 201` : ''}`;
+  const rss =
+    copy.rssMB === null ? '' : `, peak RSS ${copy.rssMB} MiB (${copy.rssBeforeMB ?? '?'} before)`;
+  const measuredText = `median ${median.toFixed(2)} s of ${copy.seconds.length} (${range}), ${copy.nodes} nodes${rss}${failed > 0 ? `, ${failed} not 201` : ''}`;
   const onServer = results.config.serverUrl !== undefined;
   return {
     target,
