@@ -32,15 +32,27 @@ export async function snapshotBuild(tempDir: string): Promise<{ entry: string; b
   return { entry, builtAt };
 }
 
+/** The `config` of package.json: how `npm start` and `npm run start:prod` run the service. */
+function packageConfig(packageJson: string): { nodeFlags?: string; mallocArenaMax?: string } {
+  const { config } = JSON.parse(readFileSync(packageJson, 'utf8')) as {
+    config?: { nodeFlags?: string; mallocArenaMax?: string };
+  };
+  return config ?? {};
+}
+
 /**
  * The Node flags the service runs with in production (`config.nodeFlags` in package.json, which
  * `npm start` and `npm run start:prod` pass to node): the bench measures the service as it runs.
  */
 export function serviceNodeFlags(packageJson = join(ROOT, 'package.json')): string[] {
-  const { config } = JSON.parse(readFileSync(packageJson, 'utf8')) as {
-    config?: { nodeFlags?: string };
-  };
-  return (config?.nodeFlags ?? '').split(/\s+/).filter((flag) => flag !== '');
+  const { nodeFlags } = packageConfig(packageJson);
+  return (nodeFlags ?? '').split(/\s+/).filter((flag) => flag !== '');
+}
+
+/** glibc's malloc arenas for the service, as the start scripts set them (`config.mallocArenaMax`). */
+export function serviceMallocEnv(packageJson = join(ROOT, 'package.json')): NodeJS.ProcessEnv {
+  const { mallocArenaMax } = packageConfig(packageJson);
+  return mallocArenaMax === undefined ? {} : { MALLOC_ARENA_MAX: mallocArenaMax };
 }
 
 /** Inherited environment without what would change the servers' behaviour. */
@@ -50,6 +62,7 @@ export function inheritedEnv(): NodeJS.ProcessEnv {
     NODE_OPTIONS: _options,
     PORT: _port,
     HOST: _host,
+    MALLOC_ARENA_MAX: _arenas,
     ...env
   } = process.env;
   return env;
@@ -76,6 +89,7 @@ export async function startService(
     readyPath: '/health/ready',
     env: {
       ...inheritedEnv(),
+      ...serviceMallocEnv(),
       DATABASE_URL: databaseUrl,
       HOST: '127.0.0.1',
       PORT: String(port),
