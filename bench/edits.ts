@@ -80,9 +80,12 @@ export async function prepareCopies(
 }
 
 /**
- * `move`: each connection moves its content to the other column, alternately to its end (one
- * round: one statement behind the lock) and to its top (`position: 0`: the place is found
- * first, then the move), and back. Only 200 counts as success.
+ * `move`: contents go from one column to the other and back, each move alternately to the
+ * other column's end (\`contents.move-to-end\`) and to its top (\`position: 0\`, \`contents.move\`).
+ * A content is moved by one request at a time: autocannon resets a connection's context after
+ * every request, so a connection does not own a content; each request takes the next content
+ * that has no move in flight, and its answer frees it (a 200 also flips its column). Only 200
+ * counts as success.
  */
 export function measureMoves(
   server: ServerProcess,
@@ -90,17 +93,41 @@ export function measureMoves(
   settings: LoadSettings,
   dbpid: number | undefined,
 ): Promise<LoadLine> {
+  const contents = targets.contents.map((content) => ({ ...content, busy: false, moves: 0 }));
+  type Moved = (typeof contents)[number];
   let next = 0;
-  return measure(server, settings, dbpid, 'move', 200, targets.token, () => {
-    const own = targets.contents[next++ % targets.contents.length];
-    let moves = 0;
-    return () => {
-      const from = targets.columns[own.column];
-      own.column = own.column === 0 ? 1 : 0;
-      const to = targets.columns[own.column].split('/').pop() as string;
-      const body = moves++ % 2 === 0 ? { columnId: to } : { columnId: to, position: 0 };
-      return { method: 'POST', path: `${from}/contents/${own.id}/move`, body };
-    };
+  const free = (): Moved => {
+    for (let i = 0; i < contents.length; i++) {
+      const content = contents[(next + i) % contents.length];
+      if (!content.busy) {
+        next = (next + i + 1) % contents.length;
+        return content;
+      }
+    }
+    // Only after a timeout (an answer that never came): take the next one anyway.
+    return contents[next++ % contents.length];
+  };
+  return measure(server, settings, dbpid, 'move', 200, targets.token, {
+    next: (context) => {
+      const own = free();
+      own.busy = true;
+      context.own = own;
+      const to = targets.columns[own.column === 0 ? 1 : 0].split('/').pop() as string;
+      const body = own.moves % 2 === 0 ? { columnId: to } : { columnId: to, position: 0 };
+      return {
+        method: 'POST',
+        path: `${targets.columns[own.column]}/contents/${own.id}/move`,
+        body,
+      };
+    },
+    answered: (status, context) => {
+      const own = context.own as Moved;
+      own.busy = false;
+      if (status === 200) {
+        own.column = own.column === 0 ? 1 : 0;
+        own.moves++;
+      }
+    },
   });
 }
 
@@ -112,18 +139,25 @@ export function measureCopies(
   dbpid: number | undefined,
 ): Promise<LoadLine> {
   let n = 0;
-  return measure(server, settings, dbpid, 'duplicate', 201, targets.token, () => () => ({
-    method: 'POST',
-    path: `${targets.blocks[n++ % targets.blocks.length]}/duplicate`,
-    body: {},
-  }));
+  return measure(server, settings, dbpid, 'duplicate', 201, targets.token, {
+    next: () => ({
+      method: 'POST',
+      path: `${targets.blocks[n++ % targets.blocks.length]}/duplicate`,
+      body: {},
+    }),
+  });
 }
 
-type MakeRequest = () => { method: 'POST'; path: string; body: object };
+/** What a scenario sends: the next request, given the connection's context for this request. */
+interface Requests {
+  next(context: autocannon.Context): { method: 'POST'; path: string; body: object };
+  /** Told each answer, with the context its request was made in. */
+  answered?(status: number, context: autocannon.Context): void;
+}
 
 /**
- * A measured run (no warm-up: the caller warms up on targets of its own) in which each
- * connection sends the requests its own `perConnection()` makes, one after another.
+ * A measured run (no warm-up: the caller warms up on targets of its own) of the requests
+ * `requests` makes, each connection sending one after another.
  */
 async function measure(
   server: ServerProcess,
@@ -132,7 +166,7 @@ async function measure(
   scenario: string,
   success: number,
   token: string,
-  perConnection: () => MakeRequest,
+  requests: Requests,
 ): Promise<LoadLine> {
   const usage = sampleUsage(server.pid, dbpid);
   const started = process.hrtime.bigint();
@@ -145,11 +179,11 @@ async function measure(
     initialContext: {},
     requests: [
       {
-        setupRequest: (request, context: { make?: MakeRequest }) => {
-          context.make ??= perConnection();
-          const next = context.make();
+        setupRequest: (request, context) => {
+          const next = requests.next(context);
           return { ...request, ...next, body: JSON.stringify(next.body) };
         },
+        onResponse: (status, _body, context) => requests.answered?.(status, context),
       },
     ],
   });

@@ -127,9 +127,10 @@ export function renderReport(results: RunResults, changes: string | undefined): 
             'the service compresses every answer (brotli). The yardstick columns of both are the ' +
             'yardstick’s plain tree. `move` and `duplicate` are the service’s own writes, run by ' +
             'the bench’s driver (bench/edits.ts) slice by slice beside the yardstick’s `resize` ' +
-            'and `create`: in `move`, each connection moves its own content from one column of ' +
-            'a fresh write project to another and back, alternately to the end (one statement) ' +
-            'and to the top (`position: 0`: its place found first), so that half go each way; ' +
+            'and `create`: in `move`, as many contents as connections go from one column of a ' +
+            'fresh write project to another and back, one move in flight per content, each ' +
+            'content alternately to the other column’s end and to its top (`position: 0`), so ' +
+            'that half the moves go each way and half to each place; ' +
             'in `duplicate`, each request copies a block of the seed’s shape (31 nodes) right ' +
             'after itself, the blocks of six fresh projects in turn.',
         ]
