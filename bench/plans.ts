@@ -1,4 +1,5 @@
 import { type Client } from 'pg';
+import { type PLAN_CACHE_MODE } from '../apps/api/src/database/database-pool';
 import { type CapturedStatement } from './pg-proxy';
 
 const BIG_TABLES = new Set([
@@ -28,13 +29,16 @@ interface PlanNode {
 
 /**
  * The noise-free half of the growth check: EXPLAIN each read statement a server sent (captured
- * with its parameters by the SQL proxy) on the grown database (the server's own: `db`) and list
- * the tables it would scan sequentially.
+ * with its parameters by the SQL proxy) on the grown database (the server's own: `db`), planned
+ * as that server's connections plan it (`planCacheMode`), and list the tables it would scan
+ * sequentially.
  */
 export async function checkPlans(
   db: Client,
   statements: CapturedStatement[],
+  planCacheMode: 'auto' | typeof PLAN_CACHE_MODE,
 ): Promise<PlanCheck[]> {
+  await db.query(`SELECT set_config('plan_cache_mode', $1, false)`, [planCacheMode]);
   const checks: PlanCheck[] = [];
   for (const { sql, params } of statements) {
     if (!/^\s*(SELECT|WITH)\b/i.test(sql)) continue; // BEGIN, COMMIT and the like

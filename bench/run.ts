@@ -32,6 +32,7 @@ import { describeEnvironment } from './environment';
 import { type FairnessResult, measureFairness } from './fairness';
 import { growService } from './growth';
 import { type BenchContext, measureScenario, type ScenarioResult } from './measure';
+import { PLAN_CACHE_MODE } from '../apps/api/src/database/database-pool';
 import { checkPlans } from './plans';
 import { measureProjectCopy, type ProjectCopyResult } from './project-copy';
 import { renderReport } from './report';
@@ -244,8 +245,8 @@ async function runGrowth(
       if (!READS.has(scenario) || typeof service === 'string') continue;
       plans.push({
         scenario,
-        service: await checkPlans(deps.serviceDb, service.sample),
-        yardstick: yardstick ? await checkPlans(deps.yardstickDb, yardstick.sample) : [],
+        service: await checkPlans(deps.serviceDb, service.sample, PLAN_CACHE_MODE),
+        yardstick: yardstick ? await checkPlans(deps.yardstickDb, yardstick.sample, 'auto') : [],
       });
     }
   }

@@ -9,6 +9,9 @@ export const DATABASE_POOL = Symbol('DATABASE_POOL');
 
 const logger = new Logger('Database');
 
+/** How the pool's connections plan statements (see createDatabasePool). */
+export const PLAN_CACHE_MODE = 'force_generic_plan';
+
 export function createDatabasePool(url: string, config: DatabaseConfig): Pool {
   const pool = new Pool({
     connectionString: url,
@@ -19,6 +22,12 @@ export function createDatabasePool(url: string, config: DatabaseConfig): Pool {
     // A backstop past the deadlines that Database and PrismaService.bounded keep themselves.
     query_timeout: config.timeoutMs + 1000,
     application_name: 'layout-service',
+    // One plan per statement and connection, built once. The tree's statements are written for
+    // one plan whatever their values (by primary key, by the project's list indexes), while
+    // PostgreSQL's own choice is made from estimates: on some tables it kept planning a move anew
+    // at every call, and planning cost more than running. Prisma's unnamed statements are
+    // planned generically too; they find accounts, tokens and projects by key or by owner.
+    options: `-c plan_cache_mode=${PLAN_CACHE_MODE}`,
     // Statements sent on a connection before the previous one answered go out at once (each
     // with its own Sync), so a write can send its lock and its statements in one burst: the
     // project stays locked for as long as PostgreSQL works on them, not for this process's
