@@ -22,7 +22,7 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { Client } from 'pg';
 import { format, resolveConfig } from 'prettier';
 import { cleanUp, installSignalHandlers, interrupted, onCleanup } from './cleanup';
@@ -165,7 +165,12 @@ async function main() {
     database: databases.description,
     dbCpu: databases.postmasterPid !== undefined,
     serviceBuiltAt: builtAt.toISOString(),
-    yardstick: { source: config.yardstickDir, hash: copy.hash, packages: copy.packages },
+    // Relative to the repository: a report names no folder of the machine it ran on.
+    yardstick: {
+      source: relative(ROOT, config.yardstickDir),
+      hash: copy.hash,
+      packages: copy.packages,
+    },
     seed,
     main: mainRuns,
     fairness,

@@ -6,7 +6,7 @@
  * The Prisma CLI cannot run `migrate` here: it needs a native schema engine that no npm package
  * ships. Prisma's schema engine compiled to WebAssembly (`@prisma/schema-engine-wasm`) does the
  * same work through a JavaScript driver adapter (`@prisma/adapter-pg`); this module wires the two
- * together and works around the traps recorded in /work/shared/notes/prisma-offline.md.
+ * together and works around the traps recorded in ../shared/notes/prisma-offline.md.
  *
  * The engine replays the migrations into a shadow database. That database is created with a
  * unique name on the server named by DATABASE_URL (or on an embedded PostgreSQL started for the
