@@ -32,7 +32,6 @@ import { describeEnvironment } from './environment';
 import { type FairnessResult, measureFairness } from './fairness';
 import { growService } from './growth';
 import { type BenchContext, measureScenario, type ScenarioResult } from './measure';
-import { PLAN_CACHE_MODE } from '../apps/api/src/database/database-pool';
 import { checkPlans } from './plans';
 import { measureProjectCopy, type ProjectCopyResult } from './project-copy';
 import { renderReport } from './report';
@@ -250,8 +249,10 @@ async function runGrowth(
       if (!READS.has(scenario) || typeof service === 'string') continue;
       plans.push({
         scenario,
-        service: await checkPlans(deps.serviceDb, service.sample, PLAN_CACHE_MODE),
-        yardstick: yardstick ? await checkPlans(deps.yardstickDb, yardstick.sample, 'auto') : [],
+        service: await checkPlans(deps.serviceDb, service.sample, 'generic'),
+        yardstick: yardstick
+          ? await checkPlans(deps.yardstickDb, yardstick.sample, 'for-the-values')
+          : [],
       });
     }
   }
