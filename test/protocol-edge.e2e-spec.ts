@@ -130,6 +130,8 @@ describe('answers of the HTTP server itself', () => {
     expect(finals.map((response) => response.status)).toEqual([PROBLEM_STATUSES[type]]);
     const [answer] = finals;
     expect(answer.headers['content-type']).toMatch(/^application\/problem\+json(;|$)/);
+    // Every answer names itself, those written on the socket before any route included.
+    expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     const body = JSON.parse(answer.body) as unknown;
     expect(isProblem(body) ? [] : isProblem.errors).toEqual([]);
     expect(body).toMatchObject({

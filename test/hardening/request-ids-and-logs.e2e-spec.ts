@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { jest } from '@jest/globals';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client, type Pool } from 'pg';
@@ -266,7 +267,7 @@ describe('log levels of the access lines', () => {
       }
       throw new Error(`no access line for ${requestId} in:\n${lines.join('')}`);
     };
-    return { api: new Api(app), entries, accessLine };
+    return { app, api: new Api(app), entries, accessLine };
   }
 
   it('writes a 503 too-many-concurrent-requests as a warning with its problem type, no error', async () => {
@@ -370,5 +371,47 @@ describe('log levels of the access lines', () => {
         [],
       );
     }
+  });
+
+  it('gives an answer written before routing a request id of its own, and its access line', async () => {
+    const { app, accessLine } = await logged({});
+    const address = app.getHttpServer().address();
+    if (!address || typeof address === 'string') throw new Error('the app is not listening');
+    /** The head of the answer to `raw`, sent on a connection of its own. */
+    const headOf = (raw: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(address.port, '127.0.0.1');
+        let received = '';
+        socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(received.split('\r\n\r\n')[0]));
+        socket.end(raw);
+      });
+    const idOf = (head: string) => /^x-request-id: (.*)$/im.exec(head)?.[1];
+
+    const garbled = await headOf('NOT HTTP AT ALL\r\n\r\n');
+    expect(garbled).toMatch(/^HTTP\/1\.1 400 /);
+    const connectHead = await headOf(
+      'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com\r\n\r\n',
+    );
+    expect(connectHead).toMatch(/^HTTP\/1\.1 501 /);
+    const ids = [idOf(garbled), idOf(connectHead)];
+    for (const id of ids) expect(id).toMatch(UUID);
+    expect(ids[0]).not.toBe(ids[1]);
+
+    expect(await accessLine(ids[0] as string)).toEqual([
+      expect.objectContaining({
+        level: 'info',
+        msg: 'request refused before routing',
+        status: 400,
+        problemType: '/problems/malformed-request',
+      }),
+    ]);
+    expect(await accessLine(ids[1] as string)).toEqual([
+      expect.objectContaining({
+        status: 501,
+        problemType: '/problems/method-not-implemented',
+      }),
+    ]);
   });
 });

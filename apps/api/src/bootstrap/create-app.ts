@@ -13,7 +13,7 @@ import { createRootLogger } from '../common/logging/root-logger';
 import { RATE_LIMIT_HEADER_NAMES } from '../common/throttling/rate-limit-headers';
 import { type AppConfig } from '../config/app-config';
 import { configureCacheControl } from './cache-control';
-import { answerClientError, answerWhatNodeWould } from './client-errors';
+import { answerWhatNodeWould, clientErrorAnswerer } from './client-errors';
 import { configureCompression } from './compression';
 import { prepareShutdown } from './graceful-shutdown';
 import { configureJsonBodies, BODY_LIMIT_BYTES } from './json-bodies';
@@ -41,15 +41,17 @@ export async function createApp(
     options === false ? 'silent' : config.logLevel,
     options === false ? undefined : options.logDestination,
   );
+  // The answers written before any route (client-errors.ts) log as the access log does.
+  const edgeLog = logger.child({ context: 'HTTP' });
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     // Ids in the path are matched case-sensitively; a trailing slash is tolerated.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     genReqId: (request: IncomingMessage) => requestIdFrom(request.headers[REQUEST_ID_HEADER]),
     frameworkErrors: answerUnroutableUrl,
-    clientErrorHandler: answerClientError,
+    clientErrorHandler: clientErrorAnswerer(edgeLog),
     // No client holds a connection forever: the headers and the whole body must arrive in
-    // time (answered 408 by answerClientError), idle connections are closed.
+    // time (answered 408 by clientErrorAnswerer), idle connections are closed.
     http: {
       // Answered by request-framing.ts instead, as problem+json (Node's own 400 has no body).
       requireHostHeader: false,
@@ -74,7 +76,7 @@ export async function createApp(
 
   const fastify = app.getHttpAdapter().getInstance();
   trackRequests(fastify);
-  answerWhatNodeWould(fastify.server);
+  answerWhatNodeWould(fastify.server, edgeLog);
   refuseMisframedRequests(fastify);
   prepareShutdown(fastify);
   logEveryRequest(fastify, logger);
