@@ -103,27 +103,35 @@ describe('limits', () => {
     expect((await api.post(rows, {}, { token })).status).toBe(201);
   }, 120_000);
 
-  it(`holds an account to ${PROJECTS_PER_ACCOUNT_MAX} projects, also created in parallel`, async () => {
+  it(`holds an account to ${PROJECTS_PER_ACCOUNT_MAX} projects, created or copied in parallel`, async () => {
     const owner = await api.newAccount('many-projects');
     // All but five projects straight into the tables (through the API it would take minutes),
     // counted the way the service counts them.
     const db = new Client({ connectionString: process.env.LAYOUT_TEST_DATABASE_URL });
     await db.connect();
+    let filler: string;
     try {
-      await db.query(
+      const { rows } = await db.query<{ id: string }>(
         `WITH made AS (INSERT INTO projects (owner_id, title)
-           SELECT $1, 'filler ' || n FROM generate_series(1, $2::int) n RETURNING 1)
-         UPDATE accounts SET project_count = (SELECT count(*) FROM made) WHERE id = $1`,
+           SELECT $1, 'filler ' || n FROM generate_series(1, $2::int) n RETURNING id),
+         counted AS (UPDATE accounts SET project_count = (SELECT count(*) FROM made) WHERE id = $1)
+         SELECT (array_agg(id))[1]::text AS id FROM made`,
         [owner.id, PROJECTS_PER_ACCOUNT_MAX - 5],
       );
+      filler = rows[0].id;
     } finally {
       await db.end();
     }
+    // A project's copy is a project of the account too (CONTRACT.md, "Duplicating a node").
     const responses = await inParallel(9, (i) =>
-      api.post('/projects', { title: `late ${i}` }, { token: owner.token }),
+      i % 2 === 0
+        ? api.post('/projects', { title: `late ${i}` }, { token: owner.token })
+        : api.post(`/projects/${filler}/duplicate`, {}, { token: owner.token }),
     );
     expect(statuses(responses)).toEqual([201, 201, 201, 201, 201, 409, 409, 409, 409]);
-    expectLimit(responses.find((r) => r.status === 409) as Response, PROJECTS_PER_ACCOUNT_MAX);
+    for (const refused of responses.filter((r) => r.status === 409)) {
+      expectLimit(refused, PROJECTS_PER_ACCOUNT_MAX);
+    }
     // Exactly the limit, counted by walking every page of the list.
     let listed = 0;
     for (let next: string | undefined = '/projects?limit=100'; next !== undefined;) {
