@@ -139,6 +139,10 @@ describe('moving a node', () => {
     const noBody = await api.request('POST', `${first}/move`, { token });
     expect(noBody.status).toBe(200);
     expect(await listIds(`${column}/contents`)).toEqual([third, second, first].map(idOf));
+    // A position past the end is the end, from anywhere in the list.
+    const pastTheEnd = await api.post(`${third}/move`, { position: 2 ** 53 - 1 }, { token });
+    expect(pastTheEnd.status).toBe(200);
+    expect(await listIds(`${column}/contents`)).toEqual([second, first, third].map(idOf));
     await expectAccountsExact(t);
   });
 
