@@ -1,6 +1,7 @@
 // Fakes and shared rules for the unit specs of the layout services
 // (apps/api/src/layout/services/*.service.spec.ts), and a fake connection for the specs of what
 // the TreeWriter and the repositories send. Under test/, so the build never ships it.
+import { type TreeChange } from '../../apps/api/src/layout/layout.changes';
 import { jest } from '@jest/globals';
 import {
   LimitExceededError,
@@ -165,6 +166,7 @@ export type WriterMock = {
   write: jest.Mock<
     (
       scope: ProjectScope,
+      change: TreeChange,
       work: (w: TreeWrite) => Step<unknown>,
       idempotency?: IdempotencyRequest,
       status?: number,
@@ -173,19 +175,19 @@ export type WriterMock = {
 };
 /** A fresh WriterMock. */
 export const writerMock = (): WriterMock => ({
-  write: jest.fn((_scope, work) => runWrite(work, { project: LOCKED })),
+  write: jest.fn((_scope, _change, work) => runWrite(work, { project: LOCKED })),
 });
 
 /** Makes `writer`'s writes find the project as LOCKED with `project` over it. */
 export function lockFinds(writer: WriterMock, project: Partial<LockedProject>): void {
-  writer.write.mockImplementation((_scope, work) =>
+  writer.write.mockImplementation((_scope, _change, work) =>
     runWrite(work, { project: { ...LOCKED, ...project } }),
   );
 }
 
 /** Makes `writer`'s writes find no project of the account's (the TreeWriter then answers 404). */
 export function lockFindsNoProject(writer: WriterMock): void {
-  writer.write.mockImplementation((_scope, work) => runWrite(work, { missing: true }));
+  writer.write.mockImplementation((_scope, _change, work) => runWrite(work, { missing: true }));
 }
 
 /**
@@ -197,7 +199,9 @@ export function duringFirstRound(
   whileSending: () => void,
   project: LockedProject = LOCKED,
 ): void {
-  writer.write.mockImplementationOnce((_scope, work) => runWrite(work, { project }, whileSending));
+  writer.write.mockImplementationOnce((_scope, _change, work) =>
+    runWrite(work, { project }, whileSending),
+  );
 }
 
 /** Lets every pending promise callback run. */
@@ -703,9 +707,21 @@ export function describeNodeMove<S extends object>(
       const { service, move, writer } = subject();
       move.mockImplementation(() => reply(MOVED));
       await service.move(scope, into(TARGET_ID), RequestConditions.NONE, IDEMPOTENT);
-      expect(writer.write).toHaveBeenCalledWith(scope, expect.any(Function), IDEMPOTENT, 200);
+      expect(writer.write).toHaveBeenCalledWith(
+        scope,
+        expect.objectContaining({ operation: expect.stringMatching(/\.move$/) }),
+        expect.any(Function),
+        IDEMPOTENT,
+        200,
+      );
       await service.move(scope, into(TARGET_ID), RequestConditions.NONE);
-      expect(writer.write).toHaveBeenLastCalledWith(scope, expect.any(Function), undefined, 200);
+      expect(writer.write).toHaveBeenLastCalledWith(
+        scope,
+        expect.anything(),
+        expect.any(Function),
+        undefined,
+        200,
+      );
     });
 
     it(`another account’s project is ResourceNotFoundError("Project"), before the ${node}’s rules`, async () => {
@@ -979,8 +995,13 @@ export function describeNodeDuplicate<S extends object>(
       const { service, copy, writer } = subject();
       copies(copy, COPIED);
       await service.duplicate(scope, into(TARGET_ID), RequestConditions.NONE, IDEMPOTENT);
-      const [called, work, idempotency, status] = writer.write.mock.calls[0];
-      expect([called, work, idempotency]).toEqual([scope, expect.any(Function), IDEMPOTENT]);
+      const [called, change, work, idempotency, status] = writer.write.mock.calls[0];
+      expect([called, change, work, idempotency]).toEqual([
+        scope,
+        expect.objectContaining({ operation: expect.stringMatching(/\.duplicate$/) }),
+        expect.any(Function),
+        IDEMPOTENT,
+      ]);
       expect(status ?? CREATED).toBe(201);
     });
 

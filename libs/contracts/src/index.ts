@@ -96,3 +96,8 @@ export * from './content/data/quote-item';
 export * from './problem/problem-types';
 export * from './problem/field-error.response';
 export * from './problem/problem-details.response';
+
+export * from './history/revision-operation';
+export * from './history/revision.response';
+export * from './history/list-revisions.query.dto';
+export * from './history/change-event';

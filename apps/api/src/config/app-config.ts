@@ -17,6 +17,21 @@ export interface AppConfig {
   readonly heapGrowingPercent: number;
   /** Refuse PUT and DELETE without `If-Match` (428), so that no write goes in blind. */
   readonly requireIfMatch: boolean;
+  readonly history: HistoryConfig;
+  readonly events: EventsConfig;
+}
+
+export interface HistoryConfig {
+  /** How many of each project's newest revisions are kept; older ones answer 404. */
+  readonly revisions: number;
+}
+
+/** The live changes (`GET /projects/<p>/events`). */
+export interface EventsConfig {
+  /** How long a stream stays silent at most: then a comment line keeps proxies from closing it. */
+  readonly heartbeatMs: number;
+  /** What a stream that does not read may leave unsent before it is cut off. */
+  readonly maxUnsentBytes: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';

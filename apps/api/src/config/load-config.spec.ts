@@ -36,6 +36,8 @@ describe('loadConfig', () => {
       },
       heapGrowingPercent: 50,
       requireIfMatch: false,
+      history: { revisions: 1000 },
+      events: { heartbeatMs: 15_000, maxUnsentBytes: 256 * 1024 },
     });
   });
 

@@ -63,6 +63,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     heapGrowingPercent: read.integer('HEAP_GROWING_PERCENT', 50, 0, 1000),
     requireIfMatch: read.boolean('REQUIRE_IF_MATCH', false),
+    history: {
+      revisions: read.integer('HISTORY_REVISIONS', 1000, 1, 1_000_000),
+    },
+    events: {
+      heartbeatMs: read.integer('EVENTS_HEARTBEAT_MS', 15_000, 10, 15_000),
+      maxUnsentBytes: read.integer('EVENTS_MAX_UNSENT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
+    },
   };
 
   if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {

@@ -4,10 +4,12 @@ import { BlocksController } from './controllers/blocks.controller';
 import { ColumnsController } from './controllers/columns.controller';
 import { ContentsController } from './controllers/contents.controller';
 import { ProjectsController } from './controllers/projects.controller';
+import { RevisionsController } from './controllers/revisions.controller';
 import { RowsController } from './controllers/rows.controller';
 import { BlocksRepository } from './repositories/blocks.repository';
 import { ColumnsRepository } from './repositories/columns.repository';
 import { ContentsRepository } from './repositories/contents.repository';
+import { HistoryRepository } from './repositories/history.repository';
 import { IdempotencyKeysRepository } from './repositories/idempotency-keys.repository';
 import { ProjectsRepository } from './repositories/projects.repository';
 import { RowsRepository } from './repositories/rows.repository';
@@ -15,11 +17,12 @@ import { SiblingOrderRepository } from './repositories/sibling-order.repository'
 import { BlocksService } from './services/blocks.service';
 import { ColumnsService } from './services/columns.service';
 import { ContentsService } from './services/contents.service';
+import { HistoryService } from './services/history.service';
 import { ProjectsService } from './services/projects.service';
 import { RowsService } from './services/rows.service';
 import { TreeWriter } from './services/tree-writer';
 
-/** Projects and everything beneath them: blocks, rows, columns, contents. */
+/** Projects and everything beneath them (blocks, rows, columns, contents), and their history. */
 @Module({
   controllers: [
     ProjectsController,
@@ -27,6 +30,7 @@ import { TreeWriter } from './services/tree-writer';
     RowsController,
     ColumnsController,
     ContentsController,
+    RevisionsController,
   ],
   providers: [
     ProjectsService,
@@ -34,6 +38,7 @@ import { TreeWriter } from './services/tree-writer';
     RowsService,
     ColumnsService,
     ContentsService,
+    HistoryService,
     TreeWriter,
     ContentComposer,
     ProjectsRepository,
@@ -43,6 +48,7 @@ import { TreeWriter } from './services/tree-writer';
     ContentsRepository,
     SiblingOrderRepository,
     IdempotencyKeysRepository,
+    HistoryRepository,
   ],
 })
 export class LayoutModule {}

@@ -9,6 +9,7 @@ import {
   type MeResponse,
   type ProjectResponse,
   type ProjectSummaryResponse,
+  type RevisionResponse,
   type RowResponse,
   type SignUpDto,
   type TokenRequestDto,
@@ -120,3 +121,18 @@ export function examplePath(template: string): string {
     name in EXAMPLE_IDS ? EXAMPLE_IDS[name as keyof typeof EXAMPLE_IDS] : placeholder,
   );
 }
+
+export const REVISION_EXAMPLES: RevisionResponse[] = [
+  {
+    revision: 8,
+    createdAt: '2026-11-22T10:21:04.512Z',
+    operation: 'content.update',
+    path: `/projects/${EXAMPLE_IDS.projectId}/blocks/${EXAMPLE_IDS.blockId}/rows/${EXAMPLE_IDS.rowId}/columns/${EXAMPLE_IDS.columnId}/contents/${EXAMPLE_IDS.contentId}`,
+  },
+  {
+    revision: 7,
+    createdAt: UPDATED_AT,
+    operation: 'row.create',
+    path: `/projects/${EXAMPLE_IDS.projectId}/blocks/${EXAMPLE_IDS.blockId}/rows`,
+  },
+];

@@ -6,7 +6,7 @@ import {
   validateBody,
 } from '@layout/contracts';
 import { RequestValidationError, ResourceNotFoundError } from '../errors';
-import { RESOURCE_ID } from './resource-id';
+import { RESOURCE_ID, REVISION_NUMBER } from './resource-id';
 
 /**
  * The global ValidationPipe. Bodies go through the shared DTO library's `validateBody`, the very
@@ -38,14 +38,16 @@ export class ContractValidationPipe extends ValidationPipe {
 }
 
 /**
- * Every path parameter of this API is a resource id: one precompiled pattern per id is all the
- * checking they need (class-validator here cost a measurable share of a read's CPU). Fastify
- * builds params on a null prototype; a plain copy goes on.
+ * Every path parameter of this API names a resource: an id, or a revision's number. One
+ * precompiled pattern per parameter is all the checking they need (class-validator here cost a
+ * measurable share of a read's CPU). Fastify builds params on a null prototype; a plain copy
+ * goes on.
  */
 function checkedPathIds(value: unknown): Record<string, string> {
   const params = { ...(value as Record<string, string>) };
   for (const [name, id] of Object.entries(params)) {
-    if (!RESOURCE_ID.test(id)) throw new ResourceNotFoundError(resourceOfParam(name));
+    const pattern = name === 'revision' ? REVISION_NUMBER : RESOURCE_ID;
+    if (!pattern.test(id)) throw new ResourceNotFoundError(resourceOfParam(name));
   }
   return params;
 }

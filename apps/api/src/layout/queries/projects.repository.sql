@@ -9,7 +9,8 @@ WITH
     SELECT
       p.id,
       p.title,
-      p.revision
+      p.revision,
+      set_config('layout.operation', 'project.duplicate', true) AS operation
     FROM
       projects p
     WHERE
@@ -654,7 +655,7 @@ FROM
   counted c;
 
 -- projects.lock
--- parameters: $1 projectId, $2 accountId
+-- parameters: $1 projectId, $2 accountId, $3 operation, $4 path, $5 historyRevisions
 WITH
   locked AS (
     SELECT
@@ -689,7 +690,10 @@ SELECT
       )::text
     ) + p.children_bytes
   ) AS tree_bytes,
-  set_config('layout.revision', (p.revision + 1)::text, true) AS write_revision
+  set_config('layout.revision', (p.revision + 1)::text, true) AS write_revision,
+  set_config('layout.operation', $3, true) AS operation,
+  set_config('layout.path', $4, true) AS path,
+  set_config('layout.history_revisions', $5::int::text, true) AS kept
 FROM
   locked p;
 

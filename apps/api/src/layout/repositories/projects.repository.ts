@@ -107,17 +107,25 @@ function pageParams(query: ProjectPageQuery): PageParams | AfterParams {
 // wait for each other's locks in opposite orders.
 //
 // The lock also sets the revision the write creates as a transaction-local setting
-// (WRITE_REVISION, read by every write statement). So the statements can be sent right behind
+// (WRITE_REVISION, read by every write statement), with what the write records in the history:
+// its operation, the path it addressed and how many revisions are kept (the migration
+// `history` has the triggers that read them). So the statements can be sent right behind
 // the lock without waiting for its answer: the project stays locked for as short a time as the
 // statements take, not for the time this process needs to read each answer. A lock that finds
 // no project sets nothing, and every write statement then changes nothing.
-const LOCK = sqlStatement<ProjectScope, { revision: number; title: string; tree_bytes: string }>(
+const LOCK = sqlStatement<
+  ProjectScope & RecordedChange,
+  { revision: number; title: string; tree_bytes: string }
+>(
   'projects.lock',
   `WITH locked AS (
      SELECT p.* FROM projects p WHERE p.id = $projectId AND p.owner_id = $accountId
      FOR NO KEY UPDATE)
    SELECT p.revision, p.title, ${projectBytes('p')} AS tree_bytes,
-     set_config('layout.revision', (p.revision + 1)::text, true) AS write_revision
+     set_config('layout.revision', (p.revision + 1)::text, true) AS write_revision,
+     set_config('layout.operation', $operation, true) AS operation,
+     set_config('layout.path', $path, true) AS path,
+     set_config('layout.history_revisions', $historyRevisions::int::text, true) AS kept
    FROM locked p`,
 );
 
@@ -167,6 +175,14 @@ const DELETE = sqlStatement<ProjectScope, never>(
 
 const COPY_DOCUMENT = copyDocumentStatement('project', projectJson);
 
+/** What a write records of itself in the project's history (see TreeChange). */
+export interface RecordedChange {
+  operation: string;
+  path: string;
+  /** How many revisions of the project are kept. */
+  historyRevisions: number;
+}
+
 export interface LockedProject {
   revision: number;
   title: string;
@@ -201,10 +217,17 @@ export class ProjectsRepository {
     return { digest: row.digest, more: row.more };
   }
 
-  /** Locks the project for a write; undefined when it does not exist for this account. */
-  lockForWrite(round: Round, scope: ProjectScope): Pending<LockedProject | undefined> {
+  /**
+   * Locks the project for a write that `change` describes in its history; undefined when it
+   * does not exist for this account.
+   */
+  lockForWrite(
+    round: Round,
+    scope: ProjectScope,
+    change: RecordedChange,
+  ): Pending<LockedProject | undefined> {
     return round
-      .row(LOCK, scope)
+      .row(LOCK, { ...scope, ...change })
       .map(
         (row) =>
           row && { revision: row.revision, title: row.title, treeBytes: Number(row.tree_bytes) },

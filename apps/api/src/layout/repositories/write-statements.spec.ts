@@ -435,18 +435,25 @@ describe('the write statements of the tree', () => {
   });
 });
 
+const CHANGE = { operation: 'row.move', path: '/projects/p/blocks/b/rows/r', historyRevisions: 10 };
+
 describe('ProjectsRepository.lockForWrite', () => {
   it('locks the account’s project and sets the revision the write creates, for this transaction only', async () => {
-    const { sent, value } = await recorded((round) => projects.lockForWrite(round, PROJECT), {
-      revision: 7,
-      title: 'Old',
-      tree_bytes: '1000',
-    });
+    const { sent, value } = await recorded(
+      (round) => projects.lockForWrite(round, PROJECT, CHANGE),
+      {
+        revision: 7,
+        title: 'Old',
+        tree_bytes: '1000',
+      },
+    );
     expect(value.get()).toEqual({ revision: 7, title: 'Old', treeBytes: 1000 });
     expect(sent).toHaveLength(1);
     const [{ statement, params }] = sent;
     expect(statement.name).toBe('projects.lock');
-    expect(params).toEqual(PROJECT);
+    expect(params).toEqual({ ...PROJECT, ...CHANGE });
+    // What the history records of the write, beside it, for the same transaction only.
+    expect(statement.text).toContain(`set_config('layout.operation', $3, true)`);
     expect(statement.text).toMatch(/p\.owner_id = \$\d/);
     expect(statement.text).toContain('FOR NO KEY UPDATE');
     // set_config's third argument true: local to the transaction, gone at its end.
@@ -456,7 +463,10 @@ describe('ProjectsRepository.lockForWrite', () => {
   });
 
   it('answers undefined when the project is not the account’s', async () => {
-    const { value } = await recorded((round) => projects.lockForWrite(round, PROJECT), null);
+    const { value } = await recorded(
+      (round) => projects.lockForWrite(round, PROJECT, CHANGE),
+      null,
+    );
     expect(value.get()).toBeUndefined();
   });
 });

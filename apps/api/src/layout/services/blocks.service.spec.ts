@@ -82,7 +82,12 @@ describe('BlocksService', () => {
       blocks.insert.mockImplementation(() => reply(CREATED));
       const answer = await service.create(PROJECT, { description: 'Intro' });
 
-      expect(writer.write).toHaveBeenCalledWith(PROJECT, expect.any(Function), undefined);
+      expect(writer.write).toHaveBeenCalledWith(
+        PROJECT,
+        expect.objectContaining({ operation: 'block.create' }),
+        expect.any(Function),
+        undefined,
+      );
       expect(placed).toHaveBeenCalledWith(
         TX,
         'block',
@@ -391,7 +396,13 @@ describe('BlocksService', () => {
 
     it('passes the idempotency request on to the writer, with 200 as the status a replay answers', async () => {
       await service.move(BLOCK, { position: 0 }, RequestConditions.NONE, IDEMPOTENT);
-      expect(writer.write).toHaveBeenCalledWith(BLOCK, expect.any(Function), IDEMPOTENT, 200);
+      expect(writer.write).toHaveBeenCalledWith(
+        BLOCK,
+        expect.objectContaining({ operation: 'block.move' }),
+        expect.any(Function),
+        IDEMPOTENT,
+        200,
+      );
     });
 
     it('another account’s project is ResourceNotFoundError("Project"), before the block’s rules', async () => {
@@ -548,8 +559,13 @@ describe('BlocksService', () => {
 
     it('passes the idempotency request on to the writer, the status left to it (a copy answers 201)', async () => {
       await service.duplicate(BLOCK, {}, RequestConditions.NONE, IDEMPOTENT);
-      const [scope, work, idempotency, status] = writer.write.mock.calls[0];
-      expect([scope, work, idempotency]).toEqual([BLOCK, expect.any(Function), IDEMPOTENT]);
+      const [scope, change, work, idempotency, status] = writer.write.mock.calls[0];
+      expect([scope, change, work, idempotency]).toEqual([
+        BLOCK,
+        expect.objectContaining({ operation: 'block.duplicate' }),
+        expect.any(Function),
+        IDEMPOTENT,
+      ]);
       expect(status ?? CREATED_STATUS).toBe(201);
     });
 

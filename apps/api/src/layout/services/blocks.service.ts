@@ -15,6 +15,7 @@ import { type RequestConditions } from '../../common/http/request-conditions';
 import { Representation } from '../../common/http/representation';
 import { Database } from '../../database/database';
 import { definedMembers } from '../content/defined-members';
+import { changeOf } from '../layout.changes';
 import { pathOf } from '../layout.paths';
 import { type BlockScope, type ProjectScope } from '../layout.scopes';
 import { listTag, nodeTag } from '../layout.tags';
@@ -64,6 +65,7 @@ export class BlocksService {
     };
     return this.writer.write(
       scope,
+      changeOf('block', 'create', `${pathOf.project(scope)}/blocks`),
       (write) =>
         this.order.placed(write, 'block', where, (sortKey, round) => {
           const created = this.blocks.insert(round, scope, block, { sortKey });
@@ -90,7 +92,7 @@ export class BlocksService {
     body: UpdateBlockDto,
     conditions: RequestConditions,
   ): Promise<Representation<BlockResponse>> {
-    return this.writer.write(scope, (write) => {
+    return this.writer.write(scope, changeOf('block', 'update', pathOf.block(scope)), (write) => {
       const found = this.blocks.findForWrite(write, scope);
       return write.next((round) => {
         const current = found.get() ?? notFound('Block');
@@ -136,7 +138,7 @@ export class BlocksService {
   }
 
   async delete(scope: BlockScope, conditions: RequestConditions): Promise<Representation<never>> {
-    return this.writer.write(scope, (write) => {
+    return this.writer.write(scope, changeOf('block', 'delete', pathOf.block(scope)), (write) => {
       const deleted = this.blocks.delete(write, scope);
       return write.finish(() => {
         conditions.assertPreconditions(nodeTag(deleted.get() ?? notFound('Block')));
@@ -189,6 +191,7 @@ export class BlocksService {
       this.blocks.copy(round, scope, request),
     assertFits: (node) =>
       assertWithinCount(node.siblings ?? 0, BLOCKS_PER_PROJECT_MAX, 'A project'),
+    here: (scope) => pathOf.block(scope),
     path: (scope, _project, blockId) => pathOf.block({ projectId: scope.projectId, blockId }),
   };
 }

@@ -463,7 +463,7 @@ describe('ColumnsService', () => {
     it('prepares the contents (sanitising) before the lock, and merges none after a failed If-Match', async () => {
       const prepare = jest.spyOn(composer, 'prepare');
       const merge = jest.spyOn(composer, 'merge');
-      writer.write.mockImplementationOnce((_scope, work) => {
+      writer.write.mockImplementationOnce((_scope, _change, work) => {
         // The elements' own work is done by the time the write locks the project.
         expect(prepare).toHaveBeenCalledTimes(1);
         return runWrite(work, { project: LOCKED });

@@ -17,6 +17,7 @@ import { Database } from '../../database/database';
 import { type Pending, type Round, type Step } from '../../database/unit-of-work';
 import { ContentComposer, type PreparedContent } from '../content/content-composer';
 import { type ContentRecord, type ContentWrite } from '../layout.records';
+import { changeOf } from '../layout.changes';
 import { pathOf } from '../layout.paths';
 import { type ColumnScope, type RowScope } from '../layout.scopes';
 import { listTag, nodeTag } from '../layout.tags';
@@ -72,6 +73,7 @@ export class ColumnsService {
     const where = { projectId: scope.projectId, parentId: scope.rowId, position: body.position };
     return this.writer.write(
       scope,
+      changeOf('column', 'create', `${pathOf.row(scope)}/columns`),
       (write) =>
         this.order.placed(write, 'column', where, (sortKey, round) => {
           const created = this.columns.insert(round, columnScope, body.size, { sortKey });
@@ -110,7 +112,7 @@ export class ColumnsService {
   ): Promise<Representation<ColumnResponse>> {
     assertPathId(body._id, scope.columnId);
     const elements = body.contents && this.prepareContents(body.contents);
-    return this.writer.write(scope, (write) =>
+    return this.writer.write(scope, changeOf('column', 'update', pathOf.column(scope)), (write) =>
       elements === undefined
         ? this.resize(write, write.project, scope, body, conditions)
         : this.replace(write, scope, body, elements, conditions),
@@ -118,7 +120,7 @@ export class ColumnsService {
   }
 
   async delete(scope: ColumnScope, conditions: RequestConditions): Promise<Representation<never>> {
-    return this.writer.write(scope, (write) => {
+    return this.writer.write(scope, changeOf('column', 'delete', pathOf.column(scope)), (write) => {
       const deleted = this.columns.delete(write, scope);
       return write.finish(() => {
         conditions.assertPreconditions(nodeTag(deleted.get() ?? notFound('Column')));
@@ -177,6 +179,7 @@ export class ColumnsService {
     move: (round, scope, placement) => this.columns.move(round, scope, placement),
     copy: (round, scope, request) => this.columns.copy(round, scope, request),
     assertFits: (column) => assertFitsInRow(column.others, column.size),
+    here: (scope) => pathOf.column(scope),
     path: (scope, row, columnId) =>
       pathOf.column({
         projectId: scope.projectId,

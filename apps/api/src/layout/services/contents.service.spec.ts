@@ -252,7 +252,7 @@ describe('ContentsService', () => {
     it('prepares the body before the lock and merges it with the current content under it', async () => {
       const prepare = jest.spyOn(composer, 'prepare');
       const merge = jest.spyOn(composer, 'merge');
-      writer.write.mockImplementationOnce((_scope, work) => {
+      writer.write.mockImplementationOnce((_scope, _change, work) => {
         // Sanitising (the costly part) is done by the time the write locks the project.
         expect(prepare).toHaveBeenCalledTimes(1);
         expect(merge).not.toHaveBeenCalled();

@@ -13,6 +13,7 @@ import { type RequestConditions } from '../../common/http/request-conditions';
 import { Representation } from '../../common/http/representation';
 import { Database } from '../../database/database';
 import { ContentComposer } from '../content/content-composer';
+import { changeOf } from '../layout.changes';
 import { pathOf } from '../layout.paths';
 import { type ColumnScope, type ContentScope } from '../layout.scopes';
 import { listTag, nodeTag } from '../layout.tags';
@@ -62,6 +63,7 @@ export class ContentsService {
     const where = { projectId: scope.projectId, parentId: scope.columnId, position: body.position };
     return this.writer.write(
       scope,
+      changeOf('content', 'create', `${pathOf.column(scope)}/contents`),
       (write) =>
         this.order.placed(write, 'content', where, (sortKey, round) => {
           const created = this.contents.insert(round, scope, content, { sortKey });
@@ -94,56 +96,64 @@ export class ContentsService {
     assertPathId(body._id, scope.contentId);
     const prepared = this.composer.prepare(body);
     if (prepared.data) assertContentData(prepared.data, '/data');
-    return this.writer.write(scope, (write) => {
-      const found = this.contents.findForWrite(write, scope);
-      return write.next((round) => {
-        const current = found.get() ?? notFound('Content');
-        conditions.assertPreconditions(nodeTag(current.revision));
-        const next = this.composer.merge(prepared, current);
-        const changed = !isDeepStrictEqual(
-          { type: current.type, style: current.style, data: current.data },
-          next,
-        );
-        const where = {
-          projectId: scope.projectId,
-          parentId: scope.columnId,
-          position: body.position,
-          selfId: scope.contentId,
-        };
-        return this.order.placed(round, 'content', where, (sortKey, last) => {
-          const project = write.project.get();
-          if (!changed && sortKey === null) {
-            return answerUnchanged<ContentScope, ContentResponse>(
-              last,
-              this.contents.reads.content,
-              scope,
-              project.currentRevision,
-              'Content',
-            );
-          }
-          const updated = this.contents.update(last, scope, next, { sortKey, changed });
-          return last.finish(() => {
-            const node = updated.get();
-            assertTreeWithin(project.treeBytes, node.treeBytes);
-            return answerNode<ContentResponse>(
-              node.json,
-              changed ? project.revision : current.revision,
-              project.revision,
-            );
+    return this.writer.write(
+      scope,
+      changeOf('content', 'update', pathOf.content(scope)),
+      (write) => {
+        const found = this.contents.findForWrite(write, scope);
+        return write.next((round) => {
+          const current = found.get() ?? notFound('Content');
+          conditions.assertPreconditions(nodeTag(current.revision));
+          const next = this.composer.merge(prepared, current);
+          const changed = !isDeepStrictEqual(
+            { type: current.type, style: current.style, data: current.data },
+            next,
+          );
+          const where = {
+            projectId: scope.projectId,
+            parentId: scope.columnId,
+            position: body.position,
+            selfId: scope.contentId,
+          };
+          return this.order.placed(round, 'content', where, (sortKey, last) => {
+            const project = write.project.get();
+            if (!changed && sortKey === null) {
+              return answerUnchanged<ContentScope, ContentResponse>(
+                last,
+                this.contents.reads.content,
+                scope,
+                project.currentRevision,
+                'Content',
+              );
+            }
+            const updated = this.contents.update(last, scope, next, { sortKey, changed });
+            return last.finish(() => {
+              const node = updated.get();
+              assertTreeWithin(project.treeBytes, node.treeBytes);
+              return answerNode<ContentResponse>(
+                node.json,
+                changed ? project.revision : current.revision,
+                project.revision,
+              );
+            });
           });
         });
-      });
-    });
+      },
+    );
   }
 
   async delete(scope: ContentScope, conditions: RequestConditions): Promise<Representation<never>> {
-    return this.writer.write(scope, (write) => {
-      const deleted = this.contents.delete(write, scope);
-      return write.finish(() => {
-        conditions.assertPreconditions(nodeTag(deleted.get() ?? notFound('Content')));
-        return Representation.empty({ projectRevision: write.project.get().revision });
-      });
-    });
+    return this.writer.write(
+      scope,
+      changeOf('content', 'delete', pathOf.content(scope)),
+      (write) => {
+        const deleted = this.contents.delete(write, scope);
+        return write.finish(() => {
+          conditions.assertPreconditions(nodeTag(deleted.get() ?? notFound('Content')));
+          return Representation.empty({ projectRevision: write.project.get().revision });
+        });
+      },
+    );
   }
 
   /**
@@ -192,6 +202,7 @@ export class ContentsService {
     copy: (round, scope, request) => this.contents.copy(round, scope, request),
     assertFits: (node) =>
       assertWithinCount(node.siblings ?? 0, CONTENTS_PER_COLUMN_MAX, 'A column'),
+    here: (scope) => pathOf.content(scope),
     path: (scope, column, contentId) =>
       pathOf.content({
         projectId: scope.projectId,

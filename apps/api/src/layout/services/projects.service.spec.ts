@@ -244,7 +244,11 @@ describe('ProjectsService', () => {
       const failure = service.update(PROJECT, { title: 'New' }, ifMatch('"r6"'));
       await expect(failure).rejects.toBeInstanceOf(PreconditionFailedError);
       await expect(failure).rejects.toMatchObject({ currentTag: '"r7"' });
-      expect(writer.write).toHaveBeenCalledWith(PROJECT, expect.any(Function));
+      expect(writer.write).toHaveBeenCalledWith(
+        PROJECT,
+        expect.objectContaining({ operation: 'project.update' }),
+        expect.any(Function),
+      );
       expect(repository.retitle).not.toHaveBeenCalled();
     });
 

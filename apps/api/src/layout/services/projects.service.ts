@@ -20,6 +20,7 @@ import { Representation } from '../../common/http/representation';
 import { SerializedJson } from '../../common/json/serialized-json';
 import { AuthenticationRequiredError } from '../../common/errors';
 import { Database } from '../../database/database';
+import { changeOf } from '../layout.changes';
 import { pathOf } from '../layout.paths';
 import { type ProjectScope } from '../layout.scopes';
 import { nodeTag, projectListTag } from '../layout.tags';
@@ -116,7 +117,7 @@ export class ProjectsService {
     body: UpdateProjectDto,
     conditions: RequestConditions,
   ): Promise<Representation<ProjectResponse>> {
-    return this.writer.write(scope, (write) =>
+    return this.writer.write(scope, changeOf('project', 'update', pathOf.project(scope)), (write) =>
       write.next((round) => {
         const project = write.project.get();
         conditions.assertPreconditions(nodeTag(project.currentRevision));
@@ -144,7 +145,7 @@ export class ProjectsService {
 
   /** Deletes the project with its whole tree. */
   async delete(scope: ProjectScope, conditions: RequestConditions): Promise<Representation<never>> {
-    return this.writer.write(scope, (write) =>
+    return this.writer.write(scope, changeOf('project', 'delete', pathOf.project(scope)), (write) =>
       write.next((round) => {
         const project = write.project.get();
         conditions.assertPreconditions(nodeTag(project.currentRevision));

@@ -3,6 +3,7 @@ import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { type RequestConditions } from '../../common/http/request-conditions';
 import { type Representation } from '../../common/http/representation';
 import { type Pending, type Round } from '../../database/unit-of-work';
+import { changeOf } from '../layout.changes';
 import { type ProjectScope } from '../layout.scopes';
 import { nodeTag } from '../layout.tags';
 import { type SiblingOrderRepository } from '../repositories/sibling-order.repository';
@@ -52,6 +53,8 @@ export interface Relocation<
   assertFits(node: Moved | Copied): void;
   /** The path of node `id` under `parent`, a parent of the scope's project. */
   path(scope: S, parent: Destination, id: string): string;
+  /** The node's path on the request (what its history records). */
+  here(scope: S): string;
 }
 
 /** Where a move or a copy puts the node: a parent of the project (null: its own) and a place. */
@@ -79,6 +82,7 @@ export function moveNode<S extends ProjectScope, M extends MovedNode, C extends 
   const ids = relocation.ids(scope);
   return writer.write(
     scope,
+    changeOf(relocation.level, 'move', relocation.here(scope)),
     (write) => {
       // One statement finds the place and moves the node (see moveNodeStatements): one round.
       const moved = relocation.move(write, scope, { toParentId, position: position ?? null });
@@ -132,6 +136,7 @@ export function copyNode<S extends ProjectScope, M extends MovedNode, C extends 
   };
   return writer.write(
     scope,
+    changeOf(relocation.level, 'duplicate', relocation.here(scope)),
     (write) =>
       order.placed(write, relocation.level, where, (sortKey, round) => {
         const copy = relocation.copy(round, scope, {

@@ -11,6 +11,7 @@ import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { type RequestConditions } from '../../common/http/request-conditions';
 import { Representation } from '../../common/http/representation';
 import { Database } from '../../database/database';
+import { changeOf } from '../layout.changes';
 import { pathOf } from '../layout.paths';
 import { type BlockScope, type RowScope } from '../layout.scopes';
 import { listTag, nodeTag } from '../layout.tags';
@@ -51,6 +52,7 @@ export class RowsService {
     const row = { description: body.description ?? '' };
     return this.writer.write(
       scope,
+      changeOf('row', 'create', `${pathOf.block(scope)}/rows`),
       (write) =>
         this.order.placed(write, 'row', where, (sortKey, round) => {
           const created = this.rows.insert(round, scope, row, { sortKey });
@@ -76,7 +78,7 @@ export class RowsService {
     body: UpdateRowDto,
     conditions: RequestConditions,
   ): Promise<Representation<RowResponse>> {
-    return this.writer.write(scope, (write) => {
+    return this.writer.write(scope, changeOf('row', 'update', pathOf.row(scope)), (write) => {
       const found = this.rows.findForWrite(write, scope);
       return write.next((round) => {
         const current = found.get() ?? notFound('Row');
@@ -116,7 +118,7 @@ export class RowsService {
   }
 
   async delete(scope: RowScope, conditions: RequestConditions): Promise<Representation<never>> {
-    return this.writer.write(scope, (write) => {
+    return this.writer.write(scope, changeOf('row', 'delete', pathOf.row(scope)), (write) => {
       const deleted = this.rows.delete(write, scope);
       return write.finish(() => {
         conditions.assertPreconditions(nodeTag(deleted.get() ?? notFound('Row')));
@@ -171,6 +173,7 @@ export class RowsService {
     move: (round, scope, placement) => this.rows.move(round, scope, placement),
     copy: (round, scope, request) => this.rows.copy(round, scope, request),
     assertFits: (node) => assertWithinCount(node.siblings ?? 0, ROWS_PER_BLOCK_MAX, 'A block'),
+    here: (scope) => pathOf.row(scope),
     path: (scope, block, rowId) =>
       pathOf.row({ projectId: scope.projectId, blockId: block.id, rowId }),
   };

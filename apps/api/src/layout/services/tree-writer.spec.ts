@@ -1,3 +1,4 @@
+import { loadConfig } from '../../config/load-config';
 import { jest } from '@jest/globals';
 import { PreconditionFailedError, ResourceNotFoundError } from '../../common/errors';
 import { Representation } from '../../common/http/representation';
@@ -72,6 +73,8 @@ const representingWork = () =>
     );
   });
 
+const CHANGE = { operation: 'content.update', path: '/projects/p/contents/c' } as const;
+
 describe('TreeWriter', () => {
   let transaction: jest.Mock<(work: Work<unknown>, group?: string) => Promise<unknown>>;
   let connection: ReturnType<typeof fakeConnection>;
@@ -88,6 +91,7 @@ describe('TreeWriter', () => {
       { transaction } as unknown as Database,
       new ProjectsRepository(),
       new IdempotencyKeysRepository(),
+      { ...loadConfig({}), history: { revisions: 1000 } },
     );
   }
 
@@ -102,20 +106,21 @@ describe('TreeWriter', () => {
   it('sends the lock first, and the work’s statements in the same round, before anything has answered', async () => {
     const work = jest.fn(reading);
 
-    const result = writer.write(SCOPE, work);
+    const result = writer.write(SCOPE, CHANGE, work);
 
     // Nothing has answered yet: the work's statements are not held back behind the lock's answer.
     expect(transaction).toHaveBeenCalledTimes(1);
     expect(work).toHaveBeenCalledTimes(1);
     expect(work).toHaveBeenCalledWith(expect.objectContaining({ project: expect.any(Pending) }));
     expect(connection.rounds).toEqual([['projects.lock', 'tree-writer-spec.read']]);
-    expect(connection.sent[0].params).toEqual(SCOPE);
+    // The lock carries what the history records of the write.
+    expect(connection.sent[0].params).toEqual({ ...SCOPE, ...CHANGE, historyRevisions: 1000 });
     await expect(result).resolves.toBe(1);
   });
 
   it('sends the work’s next round once the first has answered, in the same transaction', async () => {
     await expect(
-      writer.write(SCOPE, (write) => {
+      writer.write(SCOPE, CHANGE, (write) => {
         const read = write.row(READ, { id: 1 });
         return write.next((next) => {
           const written = next.row(WRITE, { n: read.get()!.n + 1 });
@@ -132,20 +137,20 @@ describe('TreeWriter', () => {
   });
 
   it("shares its transaction with the other writes of the caller's project, and no other", async () => {
-    await writer.write(SCOPE, reading);
-    await writer.write({ accountId: 'acc-2', projectId: 'p1' }, reading);
+    await writer.write(SCOPE, CHANGE, reading);
+    await writer.write({ accountId: 'acc-2', projectId: 'p1' }, CHANGE, reading);
     expect(transaction.mock.calls.map(([, group]) => group)).toEqual(['acc-1/p1', 'acc-2/p1']);
   });
 
   it('gives the work the locked project with the revision this write creates', async () => {
     let seen: LockedProject | undefined;
-    await writer.write(SCOPE, (write) => write.finish(() => (seen = write.project.get())));
+    await writer.write(SCOPE, CHANGE, (write) => write.finish(() => (seen = write.project.get())));
     expect(seen).toEqual({ revision: 8, currentRevision: 7, title: 'Old', treeBytes: 1000 });
   });
 
   it('gives the work no way to read the project before the lock has answered', async () => {
     await expect(
-      writer.write(SCOPE, (write) => {
+      writer.write(SCOPE, CHANGE, (write) => {
         const project = write.project.get();
         return write.finish(() => project);
       }),
@@ -156,7 +161,7 @@ describe('TreeWriter', () => {
     const lock = deferred<readonly unknown[]>();
     answering({ 'projects.lock': lock.promise });
 
-    const result = writer.write(SCOPE, (write) => write.finish(() => 'done'));
+    const result = writer.write(SCOPE, CHANGE, (write) => write.finish(() => 'done'));
 
     expect(await isSettled(result)).toBe(false);
     lock.resolve([FOUND]);
@@ -168,7 +173,7 @@ describe('TreeWriter', () => {
     answering({ 'projects.lock': lock.promise });
     const failure = new PreconditionFailedError('"r5"');
 
-    const result = writer.write(SCOPE, () => {
+    const result = writer.write(SCOPE, CHANGE, () => {
       throw failure;
     });
 
@@ -180,7 +185,7 @@ describe('TreeWriter', () => {
   it('lets an error of the work’s continuation out of the transaction, so that it rolls back', async () => {
     const failure = new Error('rule broken');
     await expect(
-      writer.write(SCOPE, (write) =>
+      writer.write(SCOPE, CHANGE, (write) =>
         write.finish(() => {
           throw failure;
         }),
@@ -201,7 +206,9 @@ describe('TreeWriter', () => {
 
     it('fails the write with ResourceNotFoundError(Project), so that it rolls back, though the work succeeded', async () => {
       const work = jest.fn((write: TreeWrite) => write.finish(() => 'done'));
-      await expect(writer.write(SCOPE, work)).rejects.toThrow(new ResourceNotFoundError('Project'));
+      await expect(writer.write(SCOPE, CHANGE, work)).rejects.toThrow(
+        new ResourceNotFoundError('Project'),
+      );
       expect(work).toHaveBeenCalledTimes(1);
       await expect(transaction.mock.results[0].value).rejects.toBeInstanceOf(ResourceNotFoundError);
     });
@@ -215,7 +222,7 @@ describe('TreeWriter', () => {
     it.each(FAILURES)(
       'answers Project not found when the work failed at once with %s',
       async (_name, failure) => {
-        const failed = writer.write(SCOPE, () => {
+        const failed = writer.write(SCOPE, CHANGE, () => {
           throw failure;
         });
         await expect(failed).rejects.toBeInstanceOf(ResourceNotFoundError);
@@ -226,7 +233,7 @@ describe('TreeWriter', () => {
     it.each(FAILURES)(
       'answers Project not found when the work’s continuation would fail with %s',
       async (_name, failure) => {
-        const failed = writer.write(SCOPE, (write) => {
+        const failed = writer.write(SCOPE, CHANGE, (write) => {
           write.row(READ, { id: 1 });
           return write.finish(() => {
             throw failure;
@@ -239,7 +246,7 @@ describe('TreeWriter', () => {
 
     it('runs none of the work’s continuations, so its next round is never sent', async () => {
       const continuation = jest.fn(() => 'read');
-      const failed = writer.write(SCOPE, (write) => {
+      const failed = writer.write(SCOPE, CHANGE, (write) => {
         write.row(READ, { id: 1 });
         return write.next((next) => {
           next.row(WRITE, { n: 1 });
@@ -253,7 +260,7 @@ describe('TreeWriter', () => {
 
     it('answers Project not found with an idempotency request too, and never runs the work', async () => {
       const work = representingWork();
-      await expect(writer.write(SCOPE, work, IDEMPOTENT)).rejects.toThrow(
+      await expect(writer.write(SCOPE, CHANGE, work, IDEMPOTENT)).rejects.toThrow(
         new ResourceNotFoundError('Project'),
       );
       expect(work).not.toHaveBeenCalled();
@@ -271,20 +278,20 @@ describe('TreeWriter', () => {
     });
 
     it('fails the write with the lock’s error though the work succeeded', async () => {
-      await expect(writer.write(SCOPE, reading)).rejects.toBe(broken);
+      await expect(writer.write(SCOPE, CHANGE, reading)).rejects.toBe(broken);
       await expect(transaction.mock.results[0].value).rejects.toBe(broken);
     });
 
     it('fails the write with the lock’s error, not the one its statements met after it', async () => {
       const aborted = new Error('current transaction is aborted');
       answering({ 'projects.lock': broken, 'tree-writer-spec.read': aborted });
-      await expect(writer.write(SCOPE, reading)).rejects.toBe(broken);
+      await expect(writer.write(SCOPE, CHANGE, reading)).rejects.toBe(broken);
     });
 
     it('runs none of the work’s continuations', async () => {
       const continuation = jest.fn(() => 'read');
       await expect(
-        writer.write(SCOPE, (write) => {
+        writer.write(SCOPE, CHANGE, (write) => {
           write.row(READ, { id: 1 });
           return write.finish(continuation);
         }),
@@ -308,7 +315,7 @@ describe('TreeWriter', () => {
     });
 
     it('claims the key in the lock’s round and runs the work in the next, then keeps its answer with the status given', async () => {
-      const result = writer.write(SCOPE, representing, IDEMPOTENT, 200);
+      const result = writer.write(SCOPE, CHANGE, representing, IDEMPOTENT, 200);
 
       expect(connection.rounds).toEqual([
         ['projects.lock', 'idempotency-keys.forget-expired', 'idempotency-keys.claim'],
@@ -347,7 +354,7 @@ describe('TreeWriter', () => {
     });
 
     it('keeps the answer of a create with 201 when no status is given', async () => {
-      await writer.write(SCOPE, representing, IDEMPOTENT);
+      await writer.write(SCOPE, CHANGE, representing, IDEMPOTENT);
       const kept = connection.sent.find((s) => s.statement.name === 'idempotency-keys.remember');
       expect(kept?.params).toMatchObject({ status: 201 });
     });
@@ -368,7 +375,7 @@ describe('TreeWriter', () => {
           },
         ],
       });
-      const answer = await writer.write(SCOPE, representing, IDEMPOTENT, 200);
+      const answer = await writer.write(SCOPE, CHANGE, representing, IDEMPOTENT, 200);
       expect(representing).not.toHaveBeenCalled();
       expect(answer.body?.text).toBe('{"n":1}');
       expect(answer.headers).toEqual({

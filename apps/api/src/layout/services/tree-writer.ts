@@ -1,10 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { type Representation } from '../../common/http/representation';
 import { Database } from '../../database/database';
 import { type Pending, type Round, type Step } from '../../database/unit-of-work';
 import { type ProjectScope } from '../layout.scopes';
 import { IdempotencyKeysRepository } from '../repositories/idempotency-keys.repository';
+import { type TreeChange } from '../layout.changes';
 import { ProjectsRepository } from '../repositories/projects.repository';
 import { answerOnce } from './answer-once';
 import { notFound } from './not-found';
@@ -49,31 +51,41 @@ export type TreeWork<T> = (write: TreeWrite) => Step<T>;
  */
 @Injectable()
 export class TreeWriter {
+  private readonly historyRevisions: number;
+
   constructor(
     private readonly db: Database,
     private readonly projects: ProjectsRepository,
     private readonly keys: IdempotencyKeysRepository,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.historyRevisions = config.history.revisions;
+  }
 
   /**
-   * Runs `work` behind the project's lock. With `idempotency` (a create, a move or a copy sent
-   * with `Idempotency-Key`), at most once per key: see answerOnce.
+   * Runs `work` behind the project's lock; if it changes the tree, its revision is recorded in
+   * the project's history as `change` (by the database, see the migration `history`). With
+   * `idempotency` (a create, a move or a copy sent with `Idempotency-Key`), at most once per
+   * key: see answerOnce.
    */
-  write<T>(scope: ProjectScope, work: TreeWork<T>): Promise<T>;
+  write<T>(scope: ProjectScope, change: TreeChange, work: TreeWork<T>): Promise<T>;
   write<T>(
     scope: ProjectScope,
+    change: TreeChange,
     work: TreeWork<Representation<T>>,
     idempotency: IdempotencyRequest | undefined,
     status?: number,
   ): Promise<Representation<T>>;
   write<T>(
     scope: ProjectScope,
+    change: TreeChange,
     work: TreeWork<T>,
     idempotency?: IdempotencyRequest,
     status?: number,
   ): Promise<T> {
+    const recorded = { ...change, historyRevisions: this.historyRevisions };
     return this.db.transaction((round) => {
-      const found = this.projects.lockForWrite(round, scope);
+      const found = this.projects.lockForWrite(round, scope, recorded);
       const project = found.map((locked): LockedProject =>
         locked
           ? { ...locked, revision: locked.revision + 1, currentRevision: locked.revision }

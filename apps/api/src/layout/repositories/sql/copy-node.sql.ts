@@ -220,8 +220,10 @@ export const COPY_PROJECT = sqlStatement<
 >(
   'projects.copy',
   `WITH ${[
-    `source AS (SELECT p.id, p.title, p.revision FROM projects p
-       WHERE p.id = $projectId AND p.owner_id = $accountId)`,
+    // The copy's first revision is recorded as a duplicate (see the migration `history`).
+    `source AS (SELECT p.id, p.title, p.revision,
+         set_config('layout.operation', 'project.duplicate', true) AS operation
+       FROM projects p WHERE p.id = $projectId AND p.owner_id = $accountId)`,
     `fits AS (
        SELECT (1 + ${levelAndDescendants('block')
          .map(

@@ -7,7 +7,7 @@
 // joined by ", ": that identity lets every write keep `children_bytes` up to date by a delta,
 // and so the project's size, without rendering the tree (see changes.sql.ts).
 
-const iso = (column: string) =>
+export const iso = (column: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 const listOf = (json: string, from: string) => `COALESCE((SELECT json_agg(${json}) ${from}), '[]')`;
@@ -25,7 +25,7 @@ export const contentsOf = (c: string) =>
     `FROM contents ct WHERE ct.project_id = ${c}.project_id AND ct.column_id = ${c}.id`,
   );
 
-const columnWith = (c: string, contents: string) =>
+export const columnWith = (c: string, contents: string) =>
   `json_build_object('_id', ${c}.id, 'size', ${c}.size::text, 'contents', ${contents})`;
 export const columnJson = (c: string) => columnWith(c, contentsOf(c));
 export const columnShell = (c: string) => columnWith(c, EMPTY);
@@ -36,7 +36,7 @@ export const columnsOf = (r: string) =>
     `FROM columns c WHERE c.project_id = ${r}.project_id AND c.row_id = ${r}.id`,
   );
 
-const rowWith = (r: string, columns: string) =>
+export const rowWith = (r: string, columns: string) =>
   `json_build_object('_id', ${r}.id, 'description', ${r}.description, 'columns', ${columns})`;
 export const rowJson = (r: string) => rowWith(r, columnsOf(r));
 export const rowShell = (r: string) => rowWith(r, EMPTY);
@@ -47,7 +47,7 @@ export const rowsOf = (b: string) =>
     `FROM rows r WHERE r.project_id = ${b}.project_id AND r.block_id = ${b}.id`,
   );
 
-const blockWith = (b: string, rows: string) =>
+export const blockWith = (b: string, rows: string) =>
   `json_build_object('_id', ${b}.id, 'description', ${b}.description, 'style', ${b}.style,
      'rows', ${rows}, 'createdAt', ${iso(`${b}.created_at`)}, 'updatedAt', ${iso(`${b}.updated_at`)})`;
 export const blockJson = (b: string) => blockWith(b, rowsOf(b));

@@ -1,0 +1,229 @@
+import { sqlStatement, type SqlStatement } from '../../../database/sql-statement';
+import {
+  blockWith,
+  columnWith,
+  contentJson,
+  iso,
+  nodeBytes,
+  projectBytes,
+  projectJson,
+  rowWith,
+} from './documents.sql';
+import { WRITE_REVISION } from './paths.sql';
+import { type ChildLevel, TREE_LEVELS } from './tree-levels';
+
+// The history of a project, as the triggers of the migration `history` record it: a row of
+// `revisions` per revision, and each node's members and place over a range of revisions in
+// `node_versions`. A project's state at revision n is the versions whose range holds n.
+
+/** The versions of the project's nodes at revision `$revision` (alias `v`). */
+export const STATE_AT = `node_versions v WHERE v.project_id = $projectId
+  AND v.from_revision <= $revision::int
+  AND (v.to_revision IS NULL OR v.to_revision > $revision::int)`;
+
+/** Revisions older than the newest `$kept` of the project `p` are gone, pruned or not. */
+export const KEPT_BY = (p: string, h: string) => `${h}.revision > ${p}.revision - $kept::int`;
+
+/**
+ * The project's document at revision `$revision`, built from its versions by the builders of
+ * the current documents (documents.sql.ts), so that a past state reads exactly as the answer
+ * it was: each list grouped by parent once, bottom up, not looked up per node.
+ */
+export const PAST_DOCUMENT = `WITH state AS MATERIALIZED (SELECT v.* FROM ${STATE_AT}),
+  contents_of AS (
+    SELECT v.parent_id, json_agg(${contentJson('v')} ORDER BY v.sort_key) AS list
+    FROM state v WHERE v.level = 'content' GROUP BY v.parent_id),
+  columns_of AS (
+    SELECT v.parent_id,
+      json_agg(${columnWith('v', `COALESCE(l.list, '[]')`)} ORDER BY v.sort_key) AS list
+    FROM state v LEFT JOIN contents_of l ON l.parent_id = v.id
+    WHERE v.level = 'column' GROUP BY v.parent_id),
+  rows_of AS (
+    SELECT v.parent_id,
+      json_agg(${rowWith('v', `COALESCE(l.list, '[]')`)} ORDER BY v.sort_key) AS list
+    FROM state v LEFT JOIN columns_of l ON l.parent_id = v.id
+    WHERE v.level = 'row' GROUP BY v.parent_id),
+  blocks_of AS (
+    SELECT json_agg(${blockWith('v', `COALESCE(l.list, '[]')`)} ORDER BY v.sort_key) AS list
+    FROM state v LEFT JOIN rows_of l ON l.parent_id = v.id WHERE v.level = 'block')
+SELECT h.revision,
+  CASE WHEN h.revision IS NOT NULL THEN json_build_object('_id', p.id, 'title', h.title,
+    'revision', h.revision, 'createdAt', ${iso('p.created_at')},
+    'updatedAt', ${iso('h.created_at')},
+    'blocks', COALESCE((SELECT b.list FROM blocks_of b), '[]'))::text END AS json
+FROM projects p
+  LEFT JOIN revisions h ON h.project_id = p.id AND h.revision = $revision::int
+    AND ${KEPT_BY('p', 'h')}
+WHERE p.id = $projectId AND p.owner_id = $accountId`;
+
+/**
+ * A page of the project's kept revisions, newest first, older than `$before` (null: from the
+ * newest): one range scan of the primary key, at most `$limit` + 1 entries (the extra one only
+ * says that a next page exists).
+ */
+export const REVISION_PAGE = `SELECT page.json, page.more, page.last
+FROM projects p CROSS JOIN LATERAL (
+  SELECT COALESCE(json_agg(json_build_object('revision', h.revision,
+      'createdAt', ${iso('h.created_at')}, 'operation', h.operation, 'path', h.path)
+      ORDER BY h.revision DESC) FILTER (WHERE h.n <= $limit::int), '[]')::text AS json,
+    count(*) > $limit::int AS more,
+    min(h.revision) FILTER (WHERE h.n <= $limit::int) AS last
+  FROM (SELECT h.*, row_number() OVER (ORDER BY h.revision DESC) AS n
+    FROM revisions h
+    WHERE h.project_id = p.id AND ${KEPT_BY('p', 'h')}
+      AND h.revision < COALESCE($before::int, 2147483647)
+    ORDER BY h.revision DESC LIMIT $limit::int + 1) h) page
+WHERE p.id = $projectId AND p.owner_id = $accountId`;
+
+// A restore, behind the project's lock (which set WRITE_REVISION): the statements of one round,
+// each doing nothing unless the lock found the caller's project and `$revision` is kept. They
+// bring the tables to the state at `$revision` with as few changes as they can, so that the
+// history records only what differs: nodes that were not there go (with their subtrees), nodes
+// whose place differs step aside, every node of the state is inserted or, where it differs,
+// updated, and the counts, bytes and tags are worked out again bottom up.
+
+export interface RestoreParams {
+  projectId: string;
+  revision: number;
+  kept: number;
+}
+
+const RESTORING = `${WRITE_REVISION} IS NOT NULL AND EXISTS (
+  SELECT 1 FROM projects p JOIN revisions h ON h.project_id = p.id AND h.revision = $revision::int
+  WHERE p.id = $projectId AND ${KEPT_BY('p', 'h')})`;
+
+/** What a node of each level keeps besides its id, parent and place (json compared as text). */
+const MEMBERS: Record<ChildLevel, { columns: string[]; compared: string[] }> = {
+  block: {
+    columns: ['description', 'style', 'created_at', 'updated_at'],
+    compared: ['description', 'style::text', 'created_at', 'updated_at'],
+  },
+  row: { columns: ['description'], compared: ['description'] },
+  column: { columns: ['size'], compared: ['size'] },
+  content: {
+    columns: ['type', 'style', 'data'],
+    compared: ['type', 'style::text', 'data::text'],
+  },
+};
+
+const CHILD_LEVELS: readonly ChildLevel[] = ['block', 'row', 'column', 'content'];
+
+/** The nodes of `level` that were not there at `$revision` go, with their subtrees. */
+function deleteGone(level: ChildLevel): SqlStatement<RestoreParams, never> {
+  const { table } = TREE_LEVELS[level];
+  return sqlStatement(
+    `history.restore-delete-${table}`,
+    `DELETE FROM ${table} x WHERE x.project_id = $projectId AND ${RESTORING}
+       AND NOT EXISTS (SELECT 1 FROM ${STATE_AT} AND v.id = x.id)`,
+  );
+}
+
+/** The parent column of a level's table, and the state's value it compares with. */
+const parentOf = (level: ChildLevel) =>
+  level === 'block' ? undefined : TREE_LEVELS[level].parentColumn;
+
+/**
+ * Nodes whose place differs step aside (their sort key negated: unique among themselves), so
+ * that no node of the state finds its place taken while the others are moved.
+ */
+const SHIFT = sqlStatement<RestoreParams, { shifted: string }>(
+  'history.restore-shift',
+  `WITH state AS (SELECT v.id, v.parent_id, v.sort_key FROM ${STATE_AT} AND ${RESTORING}),
+  ${CHILD_LEVELS.map((level) => {
+    const { table } = TREE_LEVELS[level];
+    const parent = parentOf(level);
+    const moved = parent
+      ? `(v.sort_key <> x.sort_key OR v.parent_id <> x.${parent})`
+      : 'v.sort_key <> x.sort_key';
+    return `shifted_${table} AS (UPDATE ${table} x SET sort_key = -x.sort_key FROM state v
+      WHERE v.id = x.id AND x.project_id = $projectId AND ${moved} RETURNING x.id)`;
+  }).join(',\n  ')}
+  SELECT (${CHILD_LEVELS.map((l) => `(SELECT count(*) FROM shifted_${TREE_LEVELS[l].table})`).join(' + ')})::text AS shifted`,
+);
+
+/** Every node of `level` in the state: inserted when missing, updated where it differs. */
+function upsert(level: ChildLevel): SqlStatement<RestoreParams, never> {
+  const { table } = TREE_LEVELS[level];
+  const parent = parentOf(level);
+  const { columns, compared } = MEMBERS[level];
+  const lists = level === 'content' ? ['revision'] : ['revision', 'list_revision'];
+  const placed = [...(parent ? [parent] : []), 'sort_key', ...columns];
+  const inserted = ['id', 'project_id', ...placed, ...lists];
+  const values = [
+    'v.id',
+    '$projectId',
+    ...(parent ? ['v.parent_id'] : []),
+    'v.sort_key',
+    ...columns.map((c) => `v.${c}`),
+    ...lists.map(() => WRITE_REVISION),
+  ];
+  const differs = [...(parent ? [parent] : []), 'sort_key', ...compared];
+  return sqlStatement(
+    `history.restore-${table}`,
+    `INSERT INTO ${table} AS x (${inserted.join(', ')})
+     SELECT ${values.join(', ')} FROM ${STATE_AT} AND v.level = '${level}' AND ${RESTORING}
+     ON CONFLICT (id) DO UPDATE SET ${[...placed, 'revision'].map((c) => `${c} = EXCLUDED.${c}`).join(', ')}
+     WHERE (${differs.map((c) => `x.${c}`).join(', ')})
+       IS DISTINCT FROM (${differs.map((c) => `EXCLUDED.${c}`).join(', ')})`,
+  );
+}
+
+const CHILD_OF = { column: 'content', row: 'column', block: 'row' } as const;
+
+/**
+ * The counts and bytes of every node of `level` worked out again from its children; its tags
+ * move on where it changed: its own members (it took the write's revision), its children's
+ * count or bytes, or any child that took the write's revision.
+ */
+function recount(level: 'column' | 'row' | 'block'): SqlStatement<RestoreParams, never> {
+  const { table } = TREE_LEVELS[level];
+  const child = CHILD_OF[level];
+  const { table: childTable, parentColumn } = TREE_LEVELS[child];
+  return sqlStatement(
+    `history.restore-count-${table}`,
+    `UPDATE ${table} x SET child_count = s.n, children_bytes = s.bytes,
+       revision = ${WRITE_REVISION}, list_revision = ${WRITE_REVISION}
+     FROM (SELECT y.id, y.revision, y.child_count, y.children_bytes, count(z.id)::int AS n,
+         (COALESCE(sum(${nodeBytes[child]('z')}), 0) + 2 * GREATEST(count(z.id) - 1, 0))::bigint AS bytes,
+         COALESCE(bool_or(z.revision = ${WRITE_REVISION}), false) AS child_changed
+       FROM ${table} y LEFT JOIN ${childTable} z
+         ON z.project_id = $projectId AND z.${parentColumn} = y.id
+       WHERE y.project_id = $projectId GROUP BY y.id) s
+     WHERE x.id = s.id AND x.project_id = $projectId AND ${RESTORING}
+       AND (s.child_changed OR s.revision = ${WRITE_REVISION} OR s.n <> s.child_count
+         OR s.bytes <> s.children_bytes)`,
+  );
+}
+
+/**
+ * Last, the project: its title then, its counts, the write's revision (which the history
+ * records as a restore). No row when `$revision` is not kept.
+ */
+const RESTORE_PROJECT = sqlStatement<RestoreParams, { json: string; tree_bytes: string }>(
+  'history.restore-project',
+  `WITH h AS (SELECT h.title FROM revisions h
+       WHERE h.project_id = $projectId AND h.revision = $revision::int),
+     s AS (SELECT count(b.id)::int AS n,
+         (COALESCE(sum(${nodeBytes.block('b')}), 0) + 2 * GREATEST(count(b.id) - 1, 0))::bigint AS bytes
+       FROM blocks b WHERE b.project_id = $projectId),
+     updated AS (
+       UPDATE projects p SET title = h.title, child_count = s.n, children_bytes = s.bytes,
+         revision = ${WRITE_REVISION}, list_revision = ${WRITE_REVISION}, updated_at = now()
+       FROM h, s WHERE p.id = $projectId AND ${RESTORING}
+       RETURNING (${projectJson('p')})::text AS json, ${projectBytes('p')} AS tree_bytes)
+   SELECT u.json, u.tree_bytes::text AS tree_bytes FROM updated u`,
+);
+
+/** A restore's statements, in the order they run. */
+export const RESTORE = {
+  deletes: CHILD_LEVELS.map(deleteGone),
+  shift: SHIFT,
+  upserts: CHILD_LEVELS.map(upsert),
+  recounts: (['column', 'row', 'block'] as const).map(recount),
+  project: RESTORE_PROJECT,
+};
+
+/** Whether `statement` is one of a restore's (which rewrites the tree whole: see queries.spec). */
+export function isRestoreStatement(statement: { name: string }): boolean {
+  return statement.name.startsWith('history.restore-');
+}

@@ -1,0 +1,13 @@
+import { type RevisionOperation } from './revision-operation';
+
+/** One revision of a project, as `GET /projects/<p>/revisions` lists it (newest first). */
+export class RevisionResponse {
+  /** The project's revision number: 1 when created, one higher after every change. */
+  revision!: number;
+  /** When it was committed (ISO 8601, UTC, milliseconds). */
+  createdAt!: string;
+  /** What the request did. */
+  operation!: RevisionOperation;
+  /** The path of the node the request addressed (for a create, the list it added to). */
+  path!: string;
+}

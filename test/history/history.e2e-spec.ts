@@ -1,0 +1,337 @@
+import { type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Client } from 'pg';
+import { buildTree } from '../support/tree-builder';
+import { Api, createLayout, type Response, startTestApp } from '../support/test-app';
+
+/** CONTRACT.md, part two, "History and undo". */
+describe('history and undo', () => {
+  let app: NestFastifyApplication;
+  let api: Api;
+  let token: string;
+  let db: Client;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    api = new Api(app);
+    ({ token } = await api.newAccount('history'));
+    db = new Client({ connectionString: process.env.LAYOUT_TEST_DATABASE_URL });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db.end();
+    await app.close();
+  });
+
+  const ok = (response: Response, status = 200) => {
+    if (response.status !== status) {
+      throw new Error(`expected ${status}, got ${response.status}: ${response.text}`);
+    }
+    return response;
+  };
+
+  /**
+   * A client that records the project after each of its writes: the text of its read, by the
+   * revision the write answered.
+   */
+  async function recordingWrites(project: string, writes: (() => Promise<Response>)[]) {
+    const recorded = new Map<number, string>();
+    const first = ok(await api.get(project, { token }));
+    recorded.set(first.body.revision as number, first.text);
+    for (const write of writes) {
+      const answer = await write();
+      if (answer.status >= 300) throw new Error(`a write failed: ${answer.status} ${answer.text}`);
+      const read = ok(await api.get(project, { token }));
+      expect(read.body.revision).toBe(Number(answer.headers['project-revision']));
+      recorded.set(read.body.revision as number, read.text);
+    }
+    return recorded;
+  }
+
+  it('keeps every revision: each past state is the project exactly as it was read then', async () => {
+    const paths = await createLayout(api, token);
+    const { project, block, row, columns, contents } = paths;
+    const created: Record<string, string> = {};
+    const keep = (name: string) => (response: Response) => {
+      created[name] = response.headers.location as string;
+      return response;
+    };
+    const recorded = await recordingWrites(project, [
+      () =>
+        api
+          .post(contents, { type: 'text', data: { html: '<p>one</p>' } }, { token })
+          .then(keep('one')),
+      () => api.post(contents, { type: 'quote' }, { token }).then(keep('two')),
+      () => api.put(created.one, { type: 'text', data: { html: '<p>uno</p>' } }, { token }),
+      () =>
+        api.post(columns, { size: 2, contents: [{ type: 'empty' }] }, { token }).then(keep('col')),
+      () =>
+        api
+          .post(`${created.one}/move`, { columnId: created.col.split('/').pop() }, { token })
+          .then(keep('one')),
+      () => api.post(`${created.col}/duplicate`, {}, { token }).then(keep('colCopy')),
+      () =>
+        api.put(
+          block,
+          { description: 'Changed', style: { backgroundColor: '#abcdef' } },
+          { token },
+        ),
+      () =>
+        api.post(`${project}/blocks`, { description: 'Second' }, { token }).then(keep('block2')),
+      () => api.post(`${row}/move`, { blockId: created.block2.split('/').pop() }, { token }),
+      () => api.put(project, { title: 'Retitled' }, { token }),
+      () => api.post(`${created.block2}/duplicate`, { position: 0 }, { token }),
+      () => api.delete(created.colCopy.replace(`${block}/`, `${created.block2}/`), { token }),
+      () => api.delete(block, { token }),
+    ]);
+    expect(recorded.size).toBe(14);
+
+    for (const [revision, text] of recorded) {
+      const past = ok(await api.get(`${project}/revisions/${revision}`, { token }));
+      // Ids, order, values, createdAt, updatedAt, title and revision: the very bytes.
+      expect({ revision, text: past.text }).toEqual({ revision, text });
+      expect(past.headers.etag).toBe(`"r${revision}"`);
+    }
+
+    const listed = ok(await api.get(`${project}/revisions?limit=100`, { token })).body as {
+      revision: number;
+      operation: string;
+      path: string;
+      createdAt: string;
+    }[];
+    const newest = Math.max(...recorded.keys());
+    expect(listed.map((r) => r.revision)).toEqual(
+      Array.from({ length: newest }, (_, i) => newest - i),
+    );
+    expect(listed.map((r) => r.operation).reverse()).toEqual([
+      'project.create',
+      'block.create',
+      'row.create',
+      'column.create',
+      'content.create',
+      'content.create',
+      'content.update',
+      'column.create',
+      'content.move',
+      'column.duplicate',
+      'block.update',
+      'block.create',
+      'row.move',
+      'project.update',
+      'block.duplicate',
+      'column.delete',
+      'block.delete',
+    ]);
+    expect(listed[0].path).toBe(block);
+    expect(listed.find((r) => r.operation === 'content.update')?.path).toBe(
+      `${contents}/${created.one.split('/').pop()}`,
+    );
+    expect(listed.at(-2)?.path).toBe(`${project}/blocks`);
+    for (const entry of listed) {
+      expect(new Date(entry.createdAt).toISOString()).toBe(entry.createdAt);
+    }
+  });
+
+  it('restores a past state as a new revision, ids and createdAt included', async () => {
+    const tree = await buildTree(api, token, { blocks: 2, rows: 2, columns: [6, 6], contents: 2 });
+    const before = ok(await api.get(tree.project, { token }));
+    const at = before.body.revision as number;
+    ok(await api.delete(tree.blocks[0], { token }), 204);
+    ok(await api.post(`${tree.rows[1][0]}/move`, { position: 0 }, { token }));
+    ok(await api.put(tree.contents[1][1][1][0], { type: 'quote' }, { token }));
+    ok(await api.put(tree.project, { title: 'Other' }, { token }));
+    const current = ok(await api.get(tree.project, { token }));
+
+    const restored = ok(
+      await api.post(`${tree.project}/revisions/${at}/restore`, undefined, {
+        token,
+        headers: { 'if-match': current.headers.etag as string },
+      }),
+    );
+    const revision = (current.body.revision as number) + 1;
+    expect(restored.headers['project-revision']).toBe(String(revision));
+    expect(restored.headers.etag).toBe(`"r${revision}"`);
+    const expected = { ...before.body, revision, updatedAt: restored.body.updatedAt };
+    expect(restored.body).toEqual(expected);
+    expect(restored.body.updatedAt > before.body.updatedAt).toBe(true);
+    // What the project reads now, and what the history holds for the restore, are that state.
+    const read = ok(await api.get(tree.project, { token }));
+    expect(read.text).toBe(restored.text);
+    expect(ok(await api.get(`${tree.project}/revisions/${revision}`, { token })).text).toBe(
+      restored.text,
+    );
+    const [entry] = ok(await api.get(`${tree.project}/revisions?limit=1`, { token })).body;
+    expect(entry).toMatchObject({ revision, operation: 'project.restore', path: tree.project });
+    // Every node answers at its old path again, and the counters follow the restored tree.
+    ok(await api.get(tree.contents[0][1][1][1], { token }));
+    ok(await api.post(`${tree.rows[0][0]}/columns`, { size: 1 }, { token }), 409);
+    const blocks = ok(await api.get(`${tree.project}/blocks`, { token })).body as unknown[];
+    expect(blocks).toHaveLength(2);
+  });
+
+  it('undoes with If-Match: the revision before, unless someone changed the project meanwhile', async () => {
+    const { project, contents } = await createLayout(api, token);
+    const made = ok(
+      await api.post(contents, { type: 'text', data: { html: '<p>a</p>' } }, { token }),
+      201,
+    );
+    const edited = ok(
+      await api.put(
+        made.headers.location as string,
+        { type: 'text', data: { html: '<p>b</p>' } },
+        { token },
+      ),
+    );
+    const revision = Number(edited.headers['project-revision']);
+    const tag = `"r${revision}"`;
+
+    // A colleague's change comes first: the undo of our edit is refused, and changes nothing.
+    const theirs = ok(await api.post(contents, { type: 'quote' }, { token }), 201);
+    const refused = await api.post(`${project}/revisions/${revision - 1}/restore`, undefined, {
+      token,
+      headers: { 'if-match': tag },
+    });
+    expect(refused.status).toBe(412);
+    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(ok(await api.get(project, { token })).body.revision).toBe(revision + 1);
+
+    const current = `"r${revision + 1}"`;
+    const undone = ok(
+      await api.post(`${project}/revisions/${revision}/restore`, undefined, {
+        token,
+        headers: { 'if-match': current },
+      }),
+    );
+    expect(undone.body.revision).toBe(revision + 2);
+    ok(await api.get(theirs.headers.location as string, { token }), 404);
+    const content = ok(await api.get(made.headers.location as string, { token }));
+    expect(content.body.data).toEqual({ html: '<p>b</p>' });
+  });
+
+  it('changes only the tags of what a restore changed', async () => {
+    const tree = await buildTree(api, token, { blocks: 2, rows: 1, columns: [6, 6], contents: 1 });
+    const at = ok(await api.get(tree.project, { token })).body.revision as number;
+    const untouched = ok(await api.get(tree.blocks[1], { token })).headers.etag;
+    const edited = tree.contents[0][0][0][0];
+    ok(await api.put(edited, { type: 'quote' }, { token }));
+    const restored = ok(
+      await api.post(`${tree.project}/revisions/${at}/restore`, undefined, { token }),
+    );
+    expect(ok(await api.get(tree.blocks[1], { token })).headers.etag).toBe(untouched);
+    expect(ok(await api.get(edited, { token })).headers.etag).toBe(`"r${restored.body.revision}"`);
+    expect(ok(await api.get(tree.blocks[0], { token })).headers.etag).toBe(
+      `"r${restored.body.revision}"`,
+    );
+  });
+
+  it('stores per revision what the request changed, not the project', async () => {
+    const versionsOf = async (projectId: string) =>
+      Number(
+        (
+          await db.query<{ n: string }>(
+            'SELECT count(*) AS n FROM node_versions WHERE project_id = $1',
+            [projectId],
+          )
+        ).rows[0].n,
+      );
+    const small = await buildTree(api, token, { blocks: 1, rows: 1, columns: [6, 6], contents: 3 });
+    const large = await buildTree(api, token, {
+      blocks: 3,
+      rows: 2,
+      columns: [4, 4, 4],
+      contents: 8,
+    });
+    for (const tree of [small, large]) {
+      const before = await versionsOf(tree.projectId);
+      ok(await api.put(tree.contents[0][0][0][0], { type: 'quote' }, { token }));
+      // One new version: the content's. Its ancestors' bookkeeping is not history.
+      expect((await versionsOf(tree.projectId)) - before).toBe(1);
+    }
+    const before = await versionsOf(large.projectId);
+    ok(await api.post(`${large.columns[0][0][2]}/move`, { position: 0 }, { token }));
+    // A moved column (with its contents): its own version; its contents and its siblings keep
+    // theirs (sparse keys).
+    expect((await versionsOf(large.projectId)) - before).toBe(1);
+  });
+
+  it('answers 404 to other accounts, for revisions not kept, and for malformed numbers', async () => {
+    const { project } = await createLayout(api, token);
+    const other = await api.newAccount('history-other');
+    for (const url of [`${project}/revisions`, `${project}/revisions/1`]) {
+      expect((await api.get(url, { token: other.token })).status).toBe(404);
+    }
+    expect(
+      (await api.post(`${project}/revisions/1/restore`, undefined, { token: other.token })).status,
+    ).toBe(404);
+    expect(ok(await api.get(project, { token })).body.revision).toBe(4);
+    for (const revision of ['5', '0', '01', 'x', '99999999999']) {
+      const answer = await api.get(`${project}/revisions/${revision}`, { token });
+      expect({ revision, status: answer.status }).toEqual({ revision, status: 404 });
+    }
+    expect((await api.post(`${project}/revisions/5/restore`, undefined, { token })).status).toBe(
+      404,
+    );
+    expect(ok(await api.get(project, { token })).body.revision).toBe(4);
+  });
+
+  it('pages the list newest first with before and limit, and refuses bad parameters', async () => {
+    const { project } = await createLayout(api, token);
+    const first = ok(await api.get(`${project}/revisions?limit=3`, { token }));
+    expect(first.body.map((r: { revision: number }) => r.revision)).toEqual([4, 3, 2]);
+    expect(first.headers.link).toBe(`<${project}/revisions?before=2&limit=3>; rel="next"`);
+    const last = ok(await api.get(`${project}/revisions?before=2&limit=3`, { token }));
+    expect(last.body.map((r: { revision: number }) => r.revision)).toEqual([1]);
+    expect(last.headers.link).toBeUndefined();
+    for (const query of ['limit=0', 'limit=101', 'before=0', 'before=x', 'other=1']) {
+      const answer = await api.get(`${project}/revisions?${query}`, { token });
+      expect({ query, status: answer.status }).toEqual({ query, status: 400 });
+    }
+  });
+
+  it('deletes the history with the project', async () => {
+    const tree = await buildTree(api, token, { blocks: 1, rows: 1, columns: [12], contents: 2 });
+    ok(await api.delete(tree.project, { token }), 204);
+    const left = await db.query(
+      `SELECT (SELECT count(*) FROM revisions WHERE project_id = $1)
+         + (SELECT count(*) FROM node_versions WHERE project_id = $1) AS n`,
+      [tree.projectId],
+    );
+    expect(Number(left.rows[0].n)).toBe(0);
+    expect((await api.get(`${tree.project}/revisions`, { token })).status).toBe(404);
+  });
+});
+
+describe('history retention (HISTORY_REVISIONS)', () => {
+  let app: NestFastifyApplication;
+  let api: Api;
+  let token: string;
+
+  beforeAll(async () => {
+    app = await startTestApp({ HISTORY_REVISIONS: '5' });
+    api = new Api(app);
+    ({ token } = await api.newAccount('retention'));
+  });
+  afterAll(() => app.close());
+
+  it('keeps the newest revisions; older ones answer 404, also once pruned', async () => {
+    const { project, contents } = await createLayout(api, token);
+    for (let i = 0; i < 30; i++) await api.post(contents, { type: 'empty' }, { token });
+    const revision = (await api.get(project, { token })).body.revision as number;
+    expect(revision).toBe(34);
+    const listed = (await api.get(`${project}/revisions`, { token })).body as {
+      revision: number;
+    }[];
+    expect(listed.map((r) => r.revision)).toEqual([34, 33, 32, 31, 30]);
+    expect((await api.get(`${project}/revisions/30`, { token })).status).toBe(200);
+    expect((await api.get(`${project}/revisions/29`, { token })).status).toBe(404);
+    expect((await api.post(`${project}/revisions/29/restore`, undefined, { token })).status).toBe(
+      404,
+    );
+    expect((await api.get(`${project}/revisions/2`, { token })).status).toBe(404);
+    // The oldest kept state can still be restored, with every content it had.
+    const restored = await api.post(`${project}/revisions/30`.concat('/restore'), undefined, {
+      token,
+    });
+    expect(restored.status).toBe(200);
+    expect(restored.body.blocks[0].rows[0].columns[0].contents).toHaveLength(26);
+  });
+});
