@@ -101,3 +101,5 @@ export * from './history/revision-operation';
 export * from './history/revision.response';
 export * from './history/list-revisions.query.dto';
 export * from './history/change-event';
+export * from './history/event-ticket.response';
+export * from './history/events.query.dto';

@@ -50,3 +50,8 @@ export const QUOTE_ITEM_TEXT_MAX_LENGTH = 10_000;
 
 /** The deepest legitimate body member is 6 levels down; deeper input is rejected unread. */
 export const BODY_DEPTH_MAX = 16;
+
+/** Event streams (`GET /projects/<p>/events`) one account may hold open at once, on all instances. */
+export const EVENT_STREAMS_PER_ACCOUNT_MAX = 10;
+/** How long a ticket for an event stream stays valid, in seconds (and it is used once). */
+export const EVENT_TICKET_TTL_SECONDS = 60;

@@ -4,6 +4,7 @@ import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type FastifyInstance } from 'fastify';
 import { ShuttingDownError } from '../common/errors';
 import { sendProblem, toProblem } from '../common/filters/problem';
+import { endEventStreams } from '../common/http/event-stream-response';
 import { REQUEST_ID_HEADER } from '../common/logging/request-id';
 import { type HttpConfig } from '../config/app-config';
 
@@ -68,7 +69,8 @@ export function prepareShutdown(fastify: FastifyInstance): void {
  * the HTTP server, which would fail the requests in flight and still accept new ones meanwhile.
  * So HTTP goes first:
  * 1. no new connections; requests arriving on open connections get the shutting-down problem
- *    with `Connection: close`; answers sent from now on close their connection too;
+ *    with `Connection: close`; answers sent from now on close their connection too; event
+ *    streams end;
  * 2. wait until every connection is closed (in-flight requests answered, with the database),
  *    but no longer than the grace: then every connection still open is cut;
  * 3. app.close(): module hooks (pool), then the embedded PostgreSQL.
@@ -77,6 +79,8 @@ export async function shutDown(app: NestFastifyApplication, http: HttpConfig): P
   const fastify = app.getHttpAdapter().getInstance();
   const drain = drains.get(fastify);
   if (drain) drain.stopping = true;
+  // An event stream never ends by itself: it ends now, and its client reconnects elsewhere.
+  endEventStreams(fastify);
   const server: Server = app.getHttpServer();
   // Node's server.close() closes idle connections at once: defer that (see the grace above),
   // then sweep until the server has closed, since answered connections become idle too.

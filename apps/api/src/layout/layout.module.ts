@@ -4,11 +4,14 @@ import { BlocksController } from './controllers/blocks.controller';
 import { ColumnsController } from './controllers/columns.controller';
 import { ContentsController } from './controllers/contents.controller';
 import { ProjectsController } from './controllers/projects.controller';
+import { EventsController } from './controllers/events.controller';
 import { RevisionsController } from './controllers/revisions.controller';
 import { RowsController } from './controllers/rows.controller';
 import { BlocksRepository } from './repositories/blocks.repository';
 import { ColumnsRepository } from './repositories/columns.repository';
 import { ContentsRepository } from './repositories/contents.repository';
+import { ChangeFeed } from './events/change-feed';
+import { EventsRepository } from './repositories/events.repository';
 import { HistoryRepository } from './repositories/history.repository';
 import { IdempotencyKeysRepository } from './repositories/idempotency-keys.repository';
 import { ProjectsRepository } from './repositories/projects.repository';
@@ -17,12 +20,16 @@ import { SiblingOrderRepository } from './repositories/sibling-order.repository'
 import { BlocksService } from './services/blocks.service';
 import { ColumnsService } from './services/columns.service';
 import { ContentsService } from './services/contents.service';
+import { EventsService } from './services/events.service';
 import { HistoryService } from './services/history.service';
 import { ProjectsService } from './services/projects.service';
 import { RowsService } from './services/rows.service';
 import { TreeWriter } from './services/tree-writer';
 
-/** Projects and everything beneath them (blocks, rows, columns, contents), and their history. */
+/**
+ * Projects and everything beneath them (blocks, rows, columns, contents), their history and
+ * their live changes.
+ */
 @Module({
   controllers: [
     ProjectsController,
@@ -31,6 +38,7 @@ import { TreeWriter } from './services/tree-writer';
     ColumnsController,
     ContentsController,
     RevisionsController,
+    EventsController,
   ],
   providers: [
     ProjectsService,
@@ -39,6 +47,8 @@ import { TreeWriter } from './services/tree-writer';
     ColumnsService,
     ContentsService,
     HistoryService,
+    EventsService,
+    ChangeFeed,
     TreeWriter,
     ContentComposer,
     ProjectsRepository,
@@ -49,6 +59,7 @@ import { TreeWriter } from './services/tree-writer';
     SiblingOrderRepository,
     IdempotencyKeysRepository,
     HistoryRepository,
+    EventsRepository,
   ],
 })
 export class LayoutModule {}

@@ -18,3 +18,4 @@ export * from './shutting-down.error';
 export * from './idempotency-key-reused.error';
 export * from './wrong-password.error';
 export * from './recent-sign-in-required.error';
+export * from './too-many-streams.error';

@@ -42,6 +42,7 @@ const LOG_LEVELS: Readonly<Record<ProblemKind, ProblemLogLevel>> = {
   unsupportedMediaType: 'info',
   requestTimeout: 'info',
   rateLimited: 'warn',
+  tooManyStreams: 'info',
   databaseUnavailable: 'warn',
   tooManyConcurrentRequests: 'warn',
   writeOutcomeUnknown: 'warn',

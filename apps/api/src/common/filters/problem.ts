@@ -11,6 +11,7 @@ import {
   LimitExceededError,
   PreconditionFailedError,
   PreconditionRequiredError,
+  TooManyStreamsError,
   RecentSignInRequiredError,
   RequestValidationError,
   ResourceNotFoundError,
@@ -133,6 +134,9 @@ function fromDomainError(error: DomainError, make: Make): Problem {
   }
   if (error instanceof PreconditionFailedError) {
     return make('preconditionFailed', error.message, {}, { etag: error.currentTag });
+  }
+  if (error instanceof TooManyStreamsError) {
+    return make('tooManyStreams', error.message, { limit: error.limit });
   }
   if (error instanceof PreconditionRequiredError) {
     return make('preconditionRequired', error.message);

@@ -1,11 +1,14 @@
 import { type ExecutionContext, Injectable } from '@nestjs/common';
+import { type FastifyRequest } from 'fastify';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { AuthenticationRequiredError } from '../errors';
+import { ACCEPTS_TICKET } from '../decorators/optional-account.decorator';
 import { IS_PUBLIC } from '../decorators/public.decorator';
 
 /**
- * Applied globally: every route needs `Authorization: Bearer <token>` unless marked @Public().
+ * Applied globally: every route needs `Authorization: Bearer <token>` unless marked @Public(),
+ * or it takes a ticket instead (@AcceptsTicket) and the request has one.
  * Passport's failures become the domain error the problem filter turns into a 401 with an
  * RFC 6750 challenge.
  */
@@ -20,7 +23,20 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
       context.getHandler(),
       context.getClass(),
     ]);
-    return isPublic ? true : super.canActivate(context);
+    if (isPublic || this.comesWithTicket(context)) return true;
+    return super.canActivate(context);
+  }
+
+  /** A route that takes a ticket (@AcceptsTicket), called with one and without a token. */
+  private comesWithTicket(context: ExecutionContext): boolean {
+    const accepts = this.reflector.getAllAndOverride<boolean>(ACCEPTS_TICKET, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (!accepts) return false;
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const query = request.query as Record<string, unknown> | undefined;
+    return request.headers.authorization === undefined && query?.ticket !== undefined;
   }
 
   override handleRequest<TAccount>(

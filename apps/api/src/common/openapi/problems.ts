@@ -173,6 +173,12 @@ const PROBLEM_DOCS: Readonly<Record<DocumentedProblemKind, ProblemDoc>> = {
     detail: 'Too many requests: try again in 30 s',
     headers: { 'Retry-After': RETRY_AFTER },
   },
+  tooManyStreams: {
+    when:
+      'The account already has 10 event streams open (on any instance); close one (or let it ' +
+      'end) before opening another.',
+    detail: 'This account already has 10 event streams open; close one first',
+  },
   databaseUnavailable: {
     when:
       'The database is unreachable; the service recovers by itself once it is back, try again ' +

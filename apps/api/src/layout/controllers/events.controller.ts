@@ -1,0 +1,95 @@
+import { Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { type FastifyReply } from 'fastify';
+import { EventTicketResponse, StreamEventsQueryDto } from '@layout/contracts';
+import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
+import { CurrentAccount } from '../../common/decorators/current-account.decorator';
+import { AcceptsTicket, OptionalAccount } from '../../common/decorators/optional-account.decorator';
+import { openEventStream } from '../../common/http/event-stream-response';
+import { NoStore } from '../../common/http/cache-control';
+import { type Representation } from '../../common/http/representation';
+import { ApiCreatedJsonResponse, ApiProblems, ApiProtected } from '../../common/openapi/decorators';
+import { ProjectPath } from '../params/layout-paths.params';
+import { EventsService } from '../services/events.service';
+
+const STREAM_EXAMPLE =
+  'retry: 1000\n\n' +
+  'id: 42\nevent: change\ndata: {"revision":42,"operation":"content.update",' +
+  '"path":"/projects/…/contents/…","etag":"\\"r42\\""}\n\n' +
+  ': keep-alive\n\n';
+
+@ApiTags('history')
+@ApiProtected()
+@Controller('projects/:projectId/events')
+export class EventsController {
+  constructor(private readonly events: EventsService) {}
+
+  @Get()
+  @AcceptsTicket()
+  @ApiOperation({
+    summary: "Stream a project's changes (Server-Sent Events)",
+    description:
+      "A `text/event-stream` of the project's committed revisions, in order, as they commit on " +
+      'any instance: `id: <revision>`, `event: change`, `data: {"revision", "operation", ' +
+      '"path", "etag"}`. A client that reconnects with `Last-Event-ID: <n>` (or ' +
+      '`?lastEventId=<n>`) first receives every kept revision after `n`, then the live ones; ' +
+      'if some are no longer kept it receives one `event: reset` (with `data: {"revision", ' +
+      '"etag"}`): reload the project. No revision is skipped, repeated or reordered. A comment ' +
+      'line comes at least every 15 s. An account has at most 10 streams open (429 beyond). ' +
+      "Authenticate with the bearer token, or, from a browser's `EventSource`, with a ticket " +
+      'from `POST /projects/<p>/events/tickets` as `?ticket=`. A client that does not read is ' +
+      'cut off; the stream ends when the service shuts down (reconnect).',
+  })
+  @ApiHeader({
+    name: 'Last-Event-ID',
+    required: false,
+    description: 'The last revision received: the stream starts right after it.',
+    schema: { type: 'string', example: '42' },
+  })
+  @ApiProduces('text/event-stream')
+  @ApiResponse({
+    status: 200,
+    description: 'The stream, open until the client or the service ends it.',
+    content: { 'text/event-stream': { schema: { type: 'string' }, example: STREAM_EXAMPLE } },
+  })
+  @ApiProblems('validation', 'notFound', 'tooManyStreams')
+  async stream(
+    @OptionalAccount() account: AuthenticatedAccount | undefined,
+    @Param() path: ProjectPath,
+    @Query() query: StreamEventsQueryDto,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const opened = await this.events.open({
+      projectId: path.projectId,
+      accountId: account?.id,
+      ticket: account === undefined ? query.ticket : undefined,
+      lastEventId: lastEventId ?? query.lastEventId,
+    });
+    opened.start(openEventStream(reply));
+  }
+
+  @Post('tickets')
+  @HttpCode(201)
+  @NoStore()
+  @ApiOperation({
+    summary: "A ticket for the project's event stream",
+    description:
+      "A browser's `EventSource` cannot send the bearer token: it opens " +
+      '`GET /projects/<p>/events?ticket=<ticket>` instead. A ticket is valid once, for 60 s, ' +
+      "for this project's stream only.",
+  })
+  @ApiCreatedJsonResponse(
+    EventTicketResponse,
+    { ticket: 'q3Jm0n2qkVQe3XbZ0YcT1m3l9mQ6a4b7c8d9e0f1g2h', expiresIn: 60 },
+    'The ticket.',
+    { location: false },
+  )
+  @ApiProblems('notFound')
+  issueTicket(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Param() path: ProjectPath,
+  ): Promise<Representation<EventTicketResponse>> {
+    return this.events.issueTicket({ accountId: account.id, ...path });
+  }
+}

@@ -1,0 +1,203 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { outsideAnyRequest } from '../../common/logging/request-context';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { Database } from '../../database/database';
+import { DatabaseNotifications, type Unsubscribe } from '../../database/notifications';
+import { EventsRepository } from '../repositories/events.repository';
+import { type EventStream } from './event-stream';
+
+/** The channel the history's trigger notifies: `<project id> <revision>`, at commit. */
+export const CHANGES_CHANNEL = 'layout_changes';
+
+/** Revisions one read of the history brings at most (a stream far behind reads several). */
+const BATCH = 500;
+
+/** The streams of one project on this instance, and the read of its history that serves them. */
+interface ProjectFeed {
+  readonly projectId: string;
+  readonly streams: Set<EventStream>;
+  reading: boolean;
+  /** Something happened while reading: read again once done. */
+  again: boolean;
+}
+
+/**
+ * Feeds this instance's event streams from the projects' history. A revision's NOTIFY (sent by
+ * the history's trigger at commit, on any instance) only says that a project has more: the
+ * revisions themselves are read from the `revisions` table, after what the project's streams
+ * have sent, one read at a time per project and shared by its streams. So a NOTIFY that is lost
+ * or comes out of order loses nothing: the next read of the history fills the gap. Reads
+ * happen on a NOTIFY, when listening starts again after a lost connection (whatever was sent
+ * meanwhile was missed), and with every keep-alive, which bounds how late a revision whose
+ * NOTIFY was lost arrives even if no other follows.
+ *
+ * The keep-alive also renews this instance's leases on its streams (the per-account count).
+ */
+@Injectable()
+export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('ChangeFeed');
+  private readonly feeds = new Map<string, ProjectFeed>();
+  private readonly kept: number;
+  private readonly heartbeatMs: number;
+  /** How long a stream's lease lasts without renewal. */
+  readonly leaseMs: number;
+  /** Leases being given back: the shutdown waits for them while the pool is still there. */
+  private readonly releasing = new Set<Promise<void>>();
+  private unsubscribe: Unsubscribe | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private stopping = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly notifications: DatabaseNotifications,
+    private readonly events: EventsRepository,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.kept = config.history.revisions;
+    this.heartbeatMs = config.events.heartbeatMs;
+    this.leaseMs = Math.max(3 * this.heartbeatMs, 30_000);
+  }
+
+  onModuleInit(): void {
+    this.unsubscribe = this.notifications.subscribe(CHANGES_CHANNEL, {
+      message: (payload) => this.notified(payload),
+      listening: () => this.readAll(),
+    });
+    this.heartbeat = setInterval(() => this.beat(), this.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  /**
+   * Ends what is still open (a shutdown ends the streams before, with the HTTP server) and gives
+   * back the leases while the pool is still there.
+   */
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.heartbeat);
+    this.unsubscribe?.();
+    this.stopping = true;
+    const ids: string[] = [];
+    for (const feed of this.feeds.values()) {
+      for (const stream of feed.streams) {
+        ids.push(stream.owner.streamId);
+        stream.end();
+      }
+    }
+    await Promise.allSettled(this.releasing);
+    await this.events.closeStreams(this.db, ids).catch((error: unknown) => {
+      this.logger.warn(`Could not release the streams' leases: ${String(error)}`);
+    });
+  }
+
+  /** Feeds `stream` from now on, starting with what it missed; until it closes. */
+  add(stream: EventStream): void {
+    const { projectId } = stream.owner;
+    let feed = this.feeds.get(projectId);
+    if (!feed) {
+      feed = { projectId, streams: new Set(), reading: false, again: false };
+      this.feeds.set(projectId, feed);
+    }
+    const streams = feed.streams;
+    streams.add(stream);
+    stream.onClose(() => {
+      streams.delete(stream);
+      if (streams.size === 0 && this.feeds.get(projectId)?.streams === streams) {
+        this.feeds.delete(projectId);
+      }
+      this.release(stream.owner.streamId);
+    });
+    this.read(feed);
+  }
+
+  /** How many streams this instance feeds. */
+  get streamCount(): number {
+    let count = 0;
+    for (const feed of this.feeds.values()) count += feed.streams.size;
+    return count;
+  }
+
+  private notified(payload: string): void {
+    const [projectId] = payload.split(' ');
+    const feed = this.feeds.get(projectId);
+    if (feed) this.read(feed);
+  }
+
+  private readAll(): void {
+    for (const feed of this.feeds.values()) this.read(feed);
+  }
+
+  private beat(): void {
+    const ids: string[] = [];
+    for (const feed of this.feeds.values()) {
+      for (const stream of feed.streams) {
+        stream.keepAlive();
+        if (stream.isOpen) ids.push(stream.owner.streamId);
+      }
+    }
+    this.readAll();
+    if (ids.length === 0) return;
+    outsideAnyRequest(() => this.events.renewStreams(this.db, ids, this.leaseMs)).catch(
+      (error: unknown) => this.logger.warn(`Could not renew the streams' leases: ${String(error)}`),
+    );
+  }
+
+  /** Reads the project's history after what its streams sent, until they have it all. */
+  private read(feed: ProjectFeed): void {
+    if (feed.reading) {
+      feed.again = true;
+      return;
+    }
+    feed.reading = true;
+    void outsideAnyRequest(() => this.readUntilCurrent(feed)).finally(() => {
+      feed.reading = false;
+    });
+  }
+
+  private async readUntilCurrent(feed: ProjectFeed): Promise<void> {
+    for (;;) {
+      feed.again = false;
+      const streams = [...feed.streams].filter((stream) => stream.isOpen);
+      if (streams.length === 0) return;
+      const after = Math.min(...streams.map((stream) => stream.sentUpTo));
+      let history;
+      try {
+        history = await this.events.revisionsAfter(this.db, {
+          projectId: feed.projectId,
+          after,
+          limit: BATCH,
+          kept: this.kept,
+        });
+      } catch (error) {
+        // The next NOTIFY or keep-alive reads again: nothing is lost meanwhile.
+        this.logger.warn(`Could not read the history of a project: ${String(error)}`);
+        return;
+      }
+      if (history === undefined) {
+        // The project is gone: its streams end (a reconnection answers 404).
+        for (const stream of streams) stream.end();
+        return;
+      }
+      for (const stream of streams) stream.catchUp(history);
+      const behind = streams.some((s) => s.isOpen && s.sentUpTo < history.current);
+      if (!feed.again && !(behind && history.revisions.length === BATCH)) return;
+    }
+  }
+
+  private release(streamId: string): void {
+    if (this.stopping) return;
+    const released: Promise<void> = outsideAnyRequest(() =>
+      this.events.closeStreams(this.db, [streamId]),
+    )
+      .catch((error: unknown) => {
+        // Its lease runs out by itself.
+        this.logger.warn(`Could not release a stream's lease: ${String(error)}`);
+      })
+      .finally(() => this.releasing.delete(released));
+    this.releasing.add(released);
+  }
+}

@@ -1,0 +1,277 @@
+import { type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Client } from 'pg';
+import { Api, createLayout, type Response, startTestApp } from '../support/test-app';
+import {
+  changeRevisions,
+  type EventStreamClient,
+  openEventStream,
+} from '../support/event-stream-client';
+
+const baseUrl = (app: NestFastifyApplication) => {
+  const address = app.getHttpServer().address();
+  if (!address || typeof address === 'string') throw new Error('not listening');
+  return `http://127.0.0.1:${address.port}`;
+};
+
+const range = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+/** CONTRACT.md, part two, "Live changes". */
+describe('live changes', () => {
+  let apps: NestFastifyApplication[];
+  let apis: Api[];
+  let token: string;
+  let db: Client;
+  const streams: EventStreamClient[] = [];
+
+  beforeAll(async () => {
+    const env = { EVENTS_HEARTBEAT_MS: '300' };
+    apps = await Promise.all([startTestApp(env), startTestApp(env)]);
+    apis = apps.map((app) => new Api(app));
+    ({ token } = await apis[0].newAccount('events'));
+    db = new Client({ connectionString: process.env.LAYOUT_TEST_DATABASE_URL });
+    await db.connect();
+  });
+  afterEach(() => {
+    for (const stream of streams.splice(0)) stream.close();
+  });
+  afterAll(async () => {
+    await db.end();
+    await Promise.all(apps.map((app) => app.close()));
+  });
+
+  const open = async (
+    app: NestFastifyApplication,
+    path: string,
+    headers: Record<string, string> = { authorization: `Bearer ${token}` },
+  ) => {
+    const stream = await openEventStream(`${baseUrl(app)}${path}`, headers);
+    streams.push(stream);
+    return stream;
+  };
+  const revisionOf = (response: Response) => Number(response.headers['project-revision']);
+  /** Waits until the stream has every revision up to `last`. */
+  const until = (stream: EventStreamClient, last: number) =>
+    stream.waitFor((events) => changeRevisions(events).at(-1) === last, `revision ${last}`);
+
+  it('sends each committed revision once, in order, with what it did and the new tag', async () => {
+    const { project, contents } = await createLayout(apis[0], token);
+    const stream = await open(apps[0], `${project}/events`);
+    expect(stream.status).toBe(200);
+    expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(stream.headers['cache-control']).toBe('no-store');
+    expect(stream.headers['x-request-id']).toBeDefined();
+    const made = await apis[0].post(
+      contents,
+      { type: 'text', data: { html: '<p>x</p>' } },
+      { token },
+    );
+    const content = made.headers.location as string;
+    const edited = await apis[1].put(content, { type: 'quote' }, { token });
+    await until(stream, revisionOf(edited));
+    const [created, updated] = stream.events;
+    expect(created).toEqual({
+      id: String(revisionOf(made)),
+      event: 'change',
+      data: JSON.stringify({
+        revision: revisionOf(made),
+        operation: 'content.create',
+        path: contents,
+        etag: `"r${revisionOf(made)}"`,
+      }),
+    });
+    expect(JSON.parse(updated.data)).toEqual({
+      revision: revisionOf(edited),
+      operation: 'content.update',
+      path: content,
+      etag: `"r${revisionOf(edited)}"`,
+    });
+    // The tag of the event is the project's: a read that answers it is current.
+    expect((await apis[1].get(project, { token })).headers.etag).toBe(`"r${revisionOf(edited)}"`);
+    // A comment line keeps the stream alive while nothing happens.
+    await stream.waitFor(() => stream.comments.includes('keep-alive'), 'a keep-alive');
+    expect(stream.events).toHaveLength(2);
+  });
+
+  it('resumes after Last-Event-ID from the history, then goes on live', async () => {
+    const { project, contents } = await createLayout(apis[0], token);
+    for (let i = 0; i < 3; i++) await apis[0].post(contents, { type: 'empty' }, { token });
+    const current = (await apis[0].get(project, { token })).body.revision as number;
+    const resumed = await open(apps[1], `${project}/events`, {
+      authorization: `Bearer ${token}`,
+      'last-event-id': String(current - 4),
+    });
+    const byQuery = await open(apps[0], `${project}/events?lastEventId=${current - 2}`);
+    const live = await apis[1].post(contents, { type: 'empty' }, { token });
+    await until(resumed, revisionOf(live));
+    await until(byQuery, revisionOf(live));
+    expect(changeRevisions(resumed.events)).toEqual(range(current - 3, current + 1));
+    expect(changeRevisions(byQuery.events)).toEqual(range(current - 1, current + 1));
+  });
+
+  it('sends one reset (with data) when what the client missed is no longer kept', async () => {
+    const app = await startTestApp({ HISTORY_REVISIONS: '3' });
+    try {
+      const api = new Api(app);
+      const { project, contents } = await createLayout(api, token);
+      for (let i = 0; i < 3; i++) await api.post(contents, { type: 'empty' }, { token });
+      const current = (await api.get(project, { token })).body.revision as number;
+      for (const lastEventId of ['1', 'nonsense', String(current + 5)]) {
+        const stream = await open(app, `${project}/events`, {
+          authorization: `Bearer ${token}`,
+          'last-event-id': lastEventId,
+        });
+        await stream.waitFor((events) => events.length > 0, 'a reset');
+        expect(stream.events).toEqual([
+          {
+            id: String(current),
+            event: 'reset',
+            data: JSON.stringify({ revision: current, etag: `"r${current}"` }),
+          },
+        ]);
+        stream.close();
+      }
+      // Within what is kept, no reset: the revisions themselves.
+      const kept = await open(app, `${project}/events`, {
+        authorization: `Bearer ${token}`,
+        'last-event-id': String(current - 2),
+      });
+      await until(kept, current);
+      expect(kept.events.map((e) => e.event)).toEqual(['change', 'change']);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('misses nothing with writers on two instances and a stream on each', async () => {
+    const { project, contents } = await createLayout(apis[0], token);
+    const start = (await apis[0].get(project, { token })).body.revision as number;
+    const watchers = [
+      await open(apps[0], `${project}/events`),
+      await open(apps[1], `${project}/events`),
+    ];
+    const writes = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        apis[i % 2].post(contents, { type: 'empty' }, { token }),
+      ),
+    );
+    expect(writes.map((w) => w.status)).toEqual(Array(40).fill(201));
+    for (const watcher of watchers) {
+      await until(watcher, start + 40);
+      expect(changeRevisions(watcher.events)).toEqual(range(start + 1, start + 40));
+    }
+  });
+
+  it('fills the gaps of lost and stray notifications from the history', async () => {
+    const { project, contents } = await createLayout(apis[0], token);
+    const projectId = project.split('/').pop() as string;
+    const start = (await apis[0].get(project, { token })).body.revision as number;
+    const watchers = [
+      await open(apps[0], `${project}/events`),
+      await open(apps[1], `${project}/events`),
+    ];
+    // A stray notification, ahead of anything committed: nothing is sent for it.
+    await db.query(`SELECT pg_notify('layout_changes', $1)`, [`${projectId} ${start + 100}`]);
+    // Every instance loses its notification connection while the writes commit.
+    const cut = db.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+       WHERE application_name = 'layout-service notifications' AND datname = current_database()`,
+    );
+    const writes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        apis[i % 2].post(contents, { type: 'empty' }, { token }),
+      ),
+    );
+    await cut;
+    expect(writes.map((w) => w.status)).toEqual(Array(20).fill(201));
+    for (const watcher of watchers) {
+      await until(watcher, start + 20);
+      expect(changeRevisions(watcher.events)).toEqual(range(start + 1, start + 20));
+    }
+    // And once listening again, the live ones follow.
+    const next = await apis[1].post(contents, { type: 'empty' }, { token });
+    for (const watcher of watchers) await until(watcher, revisionOf(next));
+    expect(changeRevisions(watchers[0].events)).toEqual(range(start + 1, start + 21));
+  });
+
+  it('opens with a single-use ticket of this project, for EventSource', async () => {
+    const { project, contents } = await createLayout(apis[0], token);
+    const other = await createLayout(apis[0], token);
+    const issued = await apis[0].post(`${project}/events/tickets`, undefined, { token });
+    expect(issued.status).toBe(201);
+    expect(issued.headers['cache-control']).toBe('no-store');
+    expect(issued.body).toEqual({ ticket: expect.stringMatching(/^[\w-]{43}$/), expiresIn: 60 });
+    const { ticket } = issued.body as { ticket: string };
+
+    const wrongProject = await open(apps[1], `${other.project}/events?ticket=${ticket}`, {});
+    expect(wrongProject.status).toBe(401);
+    const stream = await open(apps[1], `${project}/events?ticket=${ticket}`, {});
+    expect(stream.status).toBe(200);
+    const made = await apis[0].post(contents, { type: 'empty' }, { token });
+    await until(stream, revisionOf(made));
+    const again = await open(apps[0], `${project}/events?ticket=${ticket}`, {});
+    expect(again.status).toBe(401);
+    expect(again.headers['content-type']).toMatch(/^application\/problem\+json/);
+
+    const expired = (await apis[0].post(`${project}/events/tickets`, undefined, { token })).body;
+    await db.query(`UPDATE event_tickets SET expires_at = now() - interval '1 second'`);
+    expect((await open(apps[0], `${project}/events?ticket=${expired.ticket}`, {})).status).toBe(
+      401,
+    );
+    expect((await open(apps[0], `${project}/events?ticket=${'x'.repeat(43)}`, {})).status).toBe(
+      401,
+    );
+    expect((await open(apps[0], `${project}/events?ticket=short`, {})).status).toBe(400);
+  });
+
+  it('answers 404 for another account’s project, with a token or for a ticket', async () => {
+    const { project } = await createLayout(apis[0], token);
+    const other = await apis[0].newAccount('events-other');
+    const stream = await open(apps[0], `${project}/events`, {
+      authorization: `Bearer ${other.token}`,
+    });
+    expect(stream.status).toBe(404);
+    expect(
+      (await apis[0].post(`${project}/events/tickets`, undefined, { token: other.token })).status,
+    ).toBe(404);
+    expect((await open(apps[0], `${project}/events`, {})).status).toBe(401);
+  });
+
+  it('holds at most 10 streams per account across instances (429 beyond), and frees them', async () => {
+    const account = await apis[0].newAccount('events-limit');
+    const auth = { authorization: `Bearer ${account.token}` };
+    const { project } = await createLayout(apis[0], account.token);
+    const opened = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => open(apps[i % 2], `${project}/events`, auth)),
+    );
+    const statuses = opened.map((s) => s.status).sort();
+    expect(statuses).toEqual([...Array(10).fill(200), 429, 429]);
+    const refused = opened.find((s) => s.status === 429)!;
+    expect(JSON.parse(refused.text!)).toMatchObject({
+      type: '/problems/too-many-streams',
+      status: 429,
+      limit: 10,
+    });
+    // Another account is not held back by this one's streams.
+    expect(
+      (await open(apps[0], `${(await createLayout(apis[0], token)).project}/events`)).status,
+    ).toBe(200);
+    opened.find((s) => s.status === 200)!.close();
+    // The closed stream's slot comes free (its instance releases it once the connection closes).
+    let reopened: EventStreamClient | undefined;
+    for (let attempt = 0; attempt < 100 && reopened?.status !== 200; attempt++) {
+      reopened?.close();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      reopened = await open(apps[1], `${project}/events`, auth);
+    }
+    expect(reopened?.status).toBe(200);
+  });
+
+  it('ends the streams of a project that is deleted', async () => {
+    const { project } = await createLayout(apis[0], token);
+    const stream = await open(apps[1], `${project}/events`);
+    expect((await apis[0].delete(project, { token })).status).toBe(204);
+    await stream.ended;
+    expect((await open(apps[1], `${project}/events`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,122 @@
+/** One event of a text/event-stream, as a browser's EventSource would dispatch it. */
+export interface ReceivedEvent {
+  id?: string;
+  event: string;
+  data: string;
+}
+
+/** An open stream of Server-Sent Events, read as it comes. */
+export interface EventStreamClient {
+  status: number;
+  headers: Record<string, string>;
+  /** The body of an answer that is not a stream (a problem). */
+  text?: string;
+  /** Every event so far, in order. */
+  readonly events: ReceivedEvent[];
+  /** Comment lines so far. */
+  readonly comments: string[];
+  /** Resolves once the server ended the stream. */
+  ended: Promise<void>;
+  /** Waits until `predicate` holds for the events received, or fails after `timeoutMs`. */
+  waitFor(
+    predicate: (events: ReceivedEvent[]) => boolean,
+    what: string,
+    timeoutMs?: number,
+  ): Promise<void>;
+  close(): void;
+}
+
+/**
+ * Opens `url` as a fetch stream and parses it as the HTML standard says (fields, blank line
+ * dispatch, comments): the way an SPA reads a stream with `fetch`.
+ */
+export async function openEventStream(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<EventStreamClient> {
+  const controller = new AbortController();
+  const response = await fetch(url, { headers, signal: controller.signal });
+  const events: ReceivedEvent[] = [];
+  const comments: string[] = [];
+  const waiters = new Set<() => void>();
+  const notify = () => waiters.forEach((wake) => wake());
+  const client: EventStreamClient = {
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    events,
+    comments,
+    ended: Promise.resolve(),
+    async waitFor(predicate, what, timeoutMs = 15_000) {
+      if (predicate(events)) return;
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`timed out waiting for ${what}; received ${JSON.stringify(events)}`));
+        }, timeoutMs);
+        const check = () => {
+          if (!predicate(events)) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve();
+        };
+        waiters.add(check);
+      });
+    },
+    close: () => controller.abort(),
+  };
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    client.text = await response.text();
+    return client;
+  }
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  client.ended = (async () => {
+    let buffer = '';
+    let current: Partial<ReceivedEvent> & { data?: string } = {};
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let newline: number;
+        while ((newline = buffer.indexOf('\n')) >= 0) {
+          const line = buffer.slice(0, newline).replace(/\r$/, '');
+          buffer = buffer.slice(newline + 1);
+          if (line === '') {
+            if (current.data !== undefined) {
+              events.push({
+                id: current.id,
+                event: current.event ?? 'message',
+                data: current.data,
+              });
+            }
+            current = {};
+            notify();
+            continue;
+          }
+          if (line.startsWith(':')) {
+            comments.push(line.slice(1).trim());
+            notify();
+            continue;
+          }
+          const colon = line.indexOf(':');
+          const field = colon < 0 ? line : line.slice(0, colon);
+          const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+          if (field === 'data')
+            current.data = current.data === undefined ? value : `${current.data}\n${value}`;
+          else if (field === 'id') current.id = value;
+          else if (field === 'event') current.event = value;
+        }
+      }
+    } catch {
+      // Aborted by close(), or the connection was cut.
+    }
+    notify();
+  })();
+  return client;
+}
+
+/** The revisions of the `change` events received, in order. */
+export const changeRevisions = (events: ReceivedEvent[]): number[] =>
+  events
+    .filter((e) => e.event === 'change')
+    .map((e) => (JSON.parse(e.data) as { revision: number }).revision);
