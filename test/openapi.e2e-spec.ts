@@ -23,7 +23,18 @@ const PUBLIC_OPERATIONS = new Set([
   'GET /health/live',
   'GET /health/ready',
 ]);
-const RESOURCE_TAGS = ['accounts', 'projects', 'blocks', 'rows', 'columns', 'contents', 'health'];
+const RESOURCE_TAGS = [
+  'accounts',
+  'projects',
+  'blocks',
+  'rows',
+  'columns',
+  'contents',
+  'history',
+  'health',
+];
+/** A project's revisions, past states, restore and event stream. */
+const HISTORY = /\/(revisions|events)(\/|$)/;
 const PROBLEM_SCHEMA_REF = '#/components/schemas/ProblemDetailsResponse';
 
 interface Operation {
@@ -178,8 +189,8 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('describes 43 operations, each with a summary, a description, an id and its resource tag', () => {
-    expect(operations).toHaveLength(43);
+  it('describes 48 operations, each with a summary, a description, an id and its resource tag', () => {
+    expect(operations).toHaveLength(48);
     each(({ path, operation }) => {
       const problems: string[] = [];
       if (!operation.summary) problems.push('no summary');
@@ -195,7 +206,12 @@ describe('the OpenAPI document', () => {
         .replace(/\/(move|duplicate)$/, '')
         .split('/')
         .filter((segment) => /^\w+$/.test(segment));
-      const expected = path.startsWith('/projects') ? collections.pop() : collections[0];
+      // A project's revisions and its events are its history.
+      const expected = HISTORY.test(path)
+        ? 'history'
+        : path.startsWith('/projects')
+          ? collections.pop()
+          : collections[0];
       if (tags?.[0] !== expected) problems.push(`tagged ${tags?.[0]}, expected ${expected}`);
       return problems;
     });
@@ -233,14 +249,18 @@ describe('the OpenAPI document', () => {
       if (operation.requestBody) ['400', '413', '415'].forEach((status) => expected.add(status));
       // Every operation refuses an unknown query parameter (400 validation).
       expected.add('400');
-      const tree = path.startsWith('/projects');
+      const tree = path.startsWith('/projects') && !HISTORY.test(path);
+      const restore = path.endsWith('/restore');
       // Every change of the tree may hit a limit (the column's sizes, a count, the tree's size).
-      if (tree && ['POST', 'PUT'].includes(method)) expected.add('409');
+      if ((tree && ['POST', 'PUT'].includes(method)) || restore) expected.add('409');
       // Every create of the tree takes an Idempotency-Key (422 when reused for another request).
       if (tree && method === 'POST') expected.add('422');
-      // Every PUT, DELETE, move and copy honours If-Match, and with REQUIRE_IF_MATCH insists
-      // on it.
-      if (tree && (['PUT', 'DELETE'].includes(method) || /\/(move|duplicate)$/.test(path)))
+      // Every PUT, DELETE, move, copy and restore honours If-Match, and with REQUIRE_IF_MATCH
+      // insists on it.
+      if (
+        restore ||
+        (tree && (['PUT', 'DELETE'].includes(method) || /\/(move|duplicate)$/.test(path)))
+      )
         ['412', '428'].forEach((s) => expected.add(s));
       if (key === 'POST /accounts') expected.add('409');
       // A wrong current password; a token too old to delete the account with.
@@ -304,6 +324,9 @@ describe('the OpenAPI document', () => {
       'POST /accounts',
       'POST /accounts/auth/token',
       'PUT /accounts/auth/me/password',
+      // A ticket is a credential; a stream is no document to keep.
+      'POST /projects/{projectId}/events/tickets',
+      'GET /projects/{projectId}/events',
     ]);
     each(({ key, method, operation }) => {
       const problems: string[] = [];
@@ -330,8 +353,11 @@ describe('the OpenAPI document', () => {
         ([status]) => Number(status) < 300,
       );
       if (successes.length !== 1) problems.push(`${successes.length} success responses`);
-      // Reads of the tree are tagged and conditional: 304 without a body, with the tag.
-      const tagged = key.startsWith('GET /projects');
+      // Reads of the tree are tagged and conditional: 304 without a body, with the tag. The
+      // event stream is no document, and a ticket no node of the tree.
+      const stream = key === 'GET /projects/{projectId}/events';
+      const ticket = key === 'POST /projects/{projectId}/events/tickets';
+      const tagged = key.startsWith('GET /projects') && !stream;
       const notModified = operation.responses['304'] as Json | undefined;
       if (tagged !== (notModified !== undefined)) problems.push(`304 documented: ${!tagged}`);
       if (notModified && (notModified.content || notModified.headers?.ETag?.required !== true)) {
@@ -340,11 +366,16 @@ describe('the OpenAPI document', () => {
       for (const [status, response] of successes) {
         if (!response.description) problems.push(`${status}: no description`);
         const headers = Object.keys(response.headers ?? {});
-        if (tagged || (/^(POST|PUT) \/projects/.test(key) && status !== '204')) {
+        const change = /^(POST|PUT|DELETE) \/projects/.test(key) && !ticket;
+        if (tagged || (change && !key.startsWith('DELETE') && status !== '204')) {
           if (!headers.includes('ETag')) problems.push(`${status} without ETag`);
         }
-        if (/^(POST|PUT|DELETE) \/projects/.test(key) && !headers.includes('Project-Revision')) {
+        if (change && !headers.includes('Project-Revision')) {
           problems.push(`${status} without Project-Revision`);
+        }
+        if (stream) {
+          if (!response.content?.['text/event-stream']) problems.push(`${status}: not a stream`);
+          continue;
         }
         if (status === '204') {
           if (response.content) problems.push('204 with a body');
@@ -360,7 +391,7 @@ describe('the OpenAPI document', () => {
         if (invalid) problems.push(`${status}: the example does not match: ${invalid}`);
         const location = response.headers?.Location;
         // A create or a copy says where the new resource is, a move where the node went.
-        if ((status === '201' && key !== 'POST /accounts') || / \S+\/move$/.test(key)) {
+        if ((status === '201' && key !== 'POST /accounts' && !ticket) || / \S+\/move$/.test(key)) {
           if (location?.required !== true) problems.push('201 without Location');
           else if (!String(location.example).startsWith('/projects')) {
             problems.push(`Location example ${location.example}`);

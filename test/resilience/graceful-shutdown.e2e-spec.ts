@@ -1,4 +1,5 @@
 import { Agent } from 'node:http';
+import { openEventStream } from '../support/event-stream-client';
 import { query, testDatabaseUrl } from './support/databases';
 import { describeOutcome, JsonClient, type Outcome, send } from './support/http';
 import { startService, stopAllServices } from './support/service-process';
@@ -10,6 +11,10 @@ const COLUMNS = 4;
 const SIGTERM_AFTER_CREATES = 120;
 const BURST_LIMIT_MS = 20_000;
 const EXIT_LIMIT_MS = 15_000;
+// Far longer than the exit limit: a connection the shutdown did not end by itself (an event
+// stream, which never ends on its own) would hold the exit past the limit.
+const SHUTDOWN_GRACE_MS = 60_000;
+const STREAMS = 3;
 
 interface Sent {
   marker: string;
@@ -23,11 +28,24 @@ describe('graceful shutdown: the built service under load, then SIGTERM', () => 
     const service = await startService({
       DATABASE_URL: testDatabaseUrl(),
       MIGRATE_ON_START: 'true',
+      SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS),
     });
     const setup = new JsonClient(service.port);
     const { token } = await setup.newAccount('shutdown');
     const columns: Awaited<ReturnType<JsonClient['newColumn']>>[] = [];
     for (let i = 0; i < COLUMNS; i++) columns.push(await setup.newColumn(token, 3));
+    // Editors following the project live while it is written to and shut down.
+    const streams = await Promise.all(
+      Array.from({ length: STREAMS }, () =>
+        openEventStream(
+          `http://127.0.0.1:${service.port}/projects/${columns[0].projectId}/events`,
+          {
+            authorization: `Bearer ${token}`,
+          },
+        ),
+      ),
+    );
+    expect(streams.map((stream) => stream.status)).toEqual(Array(STREAMS).fill(200));
 
     const runId = `${process.pid}-${Date.now()}`;
     const sent: Sent[] = [];
@@ -67,6 +85,12 @@ describe('graceful shutdown: the built service under load, then SIGTERM', () => 
     const summary = `${sent.length} requests in ${Date.now() - burstStart} ms, SIGTERM at +${sigtermAt - burstStart} ms`;
 
     const exit = (await service.exitWithin(EXIT_LIMIT_MS)) ?? `running after ${EXIT_LIMIT_MS} ms`;
+    // The streams ended cleanly, each having followed the writes until then.
+    await Promise.all(streams.map((stream) => stream.ended));
+    for (const stream of streams) {
+      expect(stream.endedCleanly).toBe(true);
+      expect(stream.events.filter((e) => e.event === 'change').length).toBeGreaterThan(0);
+    }
     expect({ exit, log: service.output() }).toEqual({
       exit: { code: 0, signal: null },
       log: service.output(),

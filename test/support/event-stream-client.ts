@@ -15,8 +15,10 @@ export interface EventStreamClient {
   readonly events: ReceivedEvent[];
   /** Comment lines so far. */
   readonly comments: string[];
-  /** Resolves once the server ended the stream. */
+  /** Resolves once the stream is over. */
   ended: Promise<void>;
+  /** Whether the server ended it (the body complete), not a cut or close(). */
+  endedCleanly: boolean;
   /** Waits until `predicate` holds for the events received, or fails after `timeoutMs`. */
   waitFor(
     predicate: (events: ReceivedEvent[]) => boolean,
@@ -46,6 +48,7 @@ export async function openEventStream(
     events,
     comments,
     ended: Promise.resolve(),
+    endedCleanly: false,
     async waitFor(predicate, what, timeoutMs = 15_000) {
       if (predicate(events)) return;
       await new Promise<void>((resolve, reject) => {
@@ -75,7 +78,10 @@ export async function openEventStream(
     try {
       for (;;) {
         const { done, value } = await reader.read();
-        if (done) break;
+        if (done) {
+          client.endedCleanly = true;
+          break;
+        }
         buffer += value;
         let newline: number;
         while ((newline = buffer.indexOf('\n')) >= 0) {

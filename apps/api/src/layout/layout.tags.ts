@@ -11,6 +11,9 @@ export const nodeTag = (revision: number): string => `"r${revision}"`;
 /** The tag of the list of a node's children. */
 export const listTag = (listRevision: number): string => `"l${listRevision}"`;
 
+/** The tag of a page of a project's revisions: the project's revision (see HistoryService.list). */
+export const revisionsTag = (revision: number): string => `"h${revision}"`;
+
 /** What tells a page of an account's projects apart (see ProjectsRepository.page). */
 export interface ProjectPageIdentity {
   /** The page's parameters: its size and the key it starts after (none: the first page). */

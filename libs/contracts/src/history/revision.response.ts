@@ -1,13 +1,15 @@
-import { type RevisionOperation } from './revision-operation';
-
 /** One revision of a project, as `GET /projects/<p>/revisions` lists it (newest first). */
 export class RevisionResponse {
   /** The project's revision number: 1 when created, one higher after every change. */
   revision!: number;
   /** When it was committed (ISO 8601, UTC, milliseconds). */
   createdAt!: string;
-  /** What the request did. */
-  operation!: RevisionOperation;
+  /**
+   * What the request did: `<node>.<change>` (a RevisionOperation), such as `content.update`,
+   * `row.move` or `project.restore`.
+   * @example "content.update"
+   */
+  operation!: string;
   /** The path of the node the request addressed (for a create, the list it added to). */
   path!: string;
 }

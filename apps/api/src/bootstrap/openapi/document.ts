@@ -94,6 +94,10 @@ const TAGS: ReadonlyArray<[string, string]> = [
   ['rows', 'Rows of a block, each with its columns'],
   ['columns', "Columns of a row: a row's column sizes add up to at most 12"],
   ['contents', 'Contents of a column: text, image, video, quote or empty'],
+  [
+    'history',
+    "A project's revisions, its past states, restore (undo) and its live changes (Server-Sent Events)",
+  ],
   ['health', 'Liveness and readiness, without a token'],
 ];
 
@@ -103,6 +107,7 @@ const PATH_PARAMETER_DESCRIPTIONS: Readonly<Record<string, string>> = {
   rowId: 'Id of the row',
   columnId: 'Id of the column',
   contentId: 'Id of the content',
+  revision: 'Number of one of the project’s kept revisions',
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -113,7 +118,7 @@ function isReference(value: object): value is ReferenceObject {
 
 /**
  * Path ids are opaque strings; an id that names nothing answers 404 (never 400), so the document
- * says no more about their shape.
+ * says no more about their shape. A revision is a number (one not kept answers 404 too).
  */
 function pathParameters(template: string): ParameterObject[] {
   return [...template.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
@@ -121,8 +126,9 @@ function pathParameters(template: string): ParameterObject[] {
     in: 'path',
     required: true,
     description: PATH_PARAMETER_DESCRIPTIONS[name] ?? `Id of the ${name.replace(/Id$/, '')}`,
-    schema: { type: 'string' },
-    example: examplePath(`{${name}}`),
+    ...(name === 'revision'
+      ? { schema: { type: 'string', pattern: '^[1-9][0-9]*$' }, example: '7' }
+      : { schema: { type: 'string' }, example: examplePath(`{${name}}`) }),
   }));
 }
 
@@ -245,12 +251,15 @@ function completeOperations(document: OpenAPIObject): void {
           if (value.instance === INSTANCE_PLACEHOLDER) value.instance = examplePath(path);
         }
         const caching = cacheControl(operation, method, status);
-        response.headers = {
+        // A copy: the decorators of a controller class share one response object among its
+        // operations, whose headers differ.
+        const headers: Record<string, HeaderObject | ReferenceObject> = {
           ...response.headers,
           ...commonHeaders(path),
           ...(caching ? { 'Cache-Control': caching } : {}),
         };
-        const location = response.headers.Location;
+        operation.responses[status] = { ...response, headers };
+        const location = headers.Location;
         const target = createdResourcePath(document, path) ?? nodeOfOperation(path);
         if (['200', '201'].includes(status) && location && !isReference(location) && target) {
           location.example = examplePath(target);

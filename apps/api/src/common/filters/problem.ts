@@ -136,7 +136,12 @@ function fromDomainError(error: DomainError, make: Make): Problem {
     return make('preconditionFailed', error.message, {}, { etag: error.currentTag });
   }
   if (error instanceof TooManyStreamsError) {
-    return make('tooManyStreams', error.message, { limit: error.limit });
+    return make(
+      'tooManyStreams',
+      error.message,
+      { limit: error.limit },
+      { 'retry-after': String(error.retryAfterSeconds) },
+    );
   }
   if (error instanceof PreconditionRequiredError) {
     return make('preconditionRequired', error.message);

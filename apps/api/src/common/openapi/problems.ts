@@ -178,6 +178,7 @@ const PROBLEM_DOCS: Readonly<Record<DocumentedProblemKind, ProblemDoc>> = {
       'The account already has 10 event streams open (on any instance); close one (or let it ' +
       'end) before opening another.',
     detail: 'This account already has 10 event streams open; close one first',
+    headers: { 'Retry-After': RETRY_AFTER },
   },
   databaseUnavailable: {
     when:

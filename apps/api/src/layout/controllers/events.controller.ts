@@ -26,6 +26,7 @@ export class EventsController {
 
   @Get()
   @AcceptsTicket()
+  @NoStore()
   @ApiOperation({
     summary: "Stream a project's changes (Server-Sent Events)",
     description:

@@ -63,12 +63,19 @@ export class RevisionsController {
     description: 'Only revisions older than this one: the last `revision` of the previous page.',
     schema: { type: 'integer', minimum: 1 },
   })
+  // The 200 of ApiTaggedRead (below), with the page's Link; its description stays.
   @ApiResponse({
     status: 200,
-    description: 'A page of revisions, newest first.',
+    description: '',
     type: [RevisionResponse],
     example: REVISION_EXAMPLES,
     headers: {
+      ETag: {
+        description:
+          'Strong entity tag of this page: it changes with every revision of the project.',
+        required: true,
+        schema: { type: 'string', example: '"h8"' },
+      },
       Link: {
         description: 'RFC 8288 link to the next page, present when older revisions follow.',
         required: false,
@@ -76,14 +83,16 @@ export class RevisionsController {
       },
     },
   })
+  @ApiTaggedRead([RevisionResponse], REVISION_EXAMPLES, 'A page of revisions, newest first.')
   @ApiProblems('validation', 'notFound')
   async list(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ProjectPath,
     @Query() query: ListRevisionsQueryDto,
+    @Conditions() conditions: RequestConditions,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Representation<RevisionResponse[]>> {
-    const page = await this.history.list({ accountId: account.id, ...path }, query);
+    const page = await this.history.list({ accountId: account.id, ...path }, query, conditions);
     if (page.nextBefore !== undefined) {
       void reply.header('link', nextRevisionsLink(path.projectId, page.limit, page.nextBefore));
     }

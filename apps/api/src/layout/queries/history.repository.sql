@@ -5,6 +5,7 @@
 -- history.page
 -- parameters: $1 limit, $2 kept, $3 before, $4 projectId, $5 accountId
 SELECT
+  p.revision AS current,
   page.json,
   page.more,
   page.last

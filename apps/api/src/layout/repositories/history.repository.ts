@@ -12,11 +12,13 @@ const PAST_STATE = sqlStatement<
 
 const PAGE = sqlStatement<
   ProjectScope & { before: number | null; limit: number; kept: number },
-  { json: string; more: boolean; last: number | null }
+  { current: number; json: string; more: boolean; last: number | null }
 >('history.page', REVISION_PAGE);
 
 /** A page of a project's revisions: the JSON array, and where the next page starts. */
 export interface RevisionPage {
+  /** The project's current revision: the page changes only when it does. */
+  current: number;
   json: string;
   /** The `before` of the next page; undefined on the last page. */
   nextBefore?: number;
@@ -38,6 +40,7 @@ export class HistoryRepository {
     const row = await db.row(PAGE, { ...scope, ...query });
     if (!row) return undefined;
     return {
+      current: row.current,
       json: row.json,
       ...(row.more && row.last !== null ? { nextBefore: row.last } : {}),
     };

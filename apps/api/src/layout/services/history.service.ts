@@ -13,7 +13,7 @@ import { Database } from '../../database/database';
 import { changeOf } from '../layout.changes';
 import { pathOf } from '../layout.paths';
 import { type ProjectScope } from '../layout.scopes';
-import { nodeTag } from '../layout.tags';
+import { nodeTag, revisionsTag } from '../layout.tags';
 import { HistoryRepository } from '../repositories/history.repository';
 import { answerNode } from './node-answers';
 import { notFound } from './not-found';
@@ -46,7 +46,15 @@ export class HistoryService {
     this.kept = config.history.revisions;
   }
 
-  async list(scope: ProjectScope, query: ListRevisionsQueryDto): Promise<RevisionsPage> {
+  /**
+   * A page of the kept revisions, newest first. Its tag is the project's revision: a page (its
+   * URL names `before` and `limit`) changes only when a revision is added, or pruned with it.
+   */
+  async list(
+    scope: ProjectScope,
+    query: ListRevisionsQueryDto,
+    conditions: RequestConditions,
+  ): Promise<RevisionsPage> {
     const limit = query.limit ?? REVISIONS_PAGE_SIZE_DEFAULT;
     const page =
       (await this.history.page(this.db, scope, {
@@ -54,8 +62,11 @@ export class HistoryService {
         limit,
         kept: this.kept,
       })) ?? notFound('Project');
+    const etag = revisionsTag(page.current);
     return {
-      representation: Representation.of(new SerializedJson<RevisionResponse[]>(page.json), {}),
+      representation: conditions.isNotModified(etag)
+        ? Representation.notModified(etag)
+        : Representation.of(new SerializedJson<RevisionResponse[]>(page.json), { etag }),
       limit,
       nextBefore: page.nextBefore,
     };
