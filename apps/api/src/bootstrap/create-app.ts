@@ -23,6 +23,7 @@ import { setUpOpenApi } from './openapi';
 import { configureSecurityHeaders } from './security-headers';
 import { answerOtherMethods, answerUnroutableUrl, corsForPreflightsOnly } from './unroutable-urls';
 import { serveProblemPages } from '../problem-pages/problem-pages';
+import { serveLiveDemo } from '../demo/live-demo';
 
 export interface CreateAppOptions {
   /** Where the JSON log lines go: standard output when left out. */
@@ -87,6 +88,7 @@ export async function createApp(
   // After the request id, security and CORS headers: 405 with Allow, and OPTIONS without CORS.
   answerOtherMethods(fastify);
   serveProblemPages(fastify);
+  serveLiveDemo(fastify);
   await configureCompression(app);
 
   app.useGlobalPipes(new ContractValidationPipe());
