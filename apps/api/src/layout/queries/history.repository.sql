@@ -78,7 +78,7 @@ WITH
         OR v.to_revision > $2::int
       )
   ),
-  contents_of AS (
+  contents_of AS MATERIALIZED (
     SELECT
       v.parent_id,
       json_agg(
@@ -93,7 +93,7 @@ WITH
     GROUP BY
       v.parent_id
   ),
-  columns_of AS (
+  columns_of AS MATERIALIZED (
     SELECT
       v.parent_id,
       json_agg(
@@ -109,7 +109,7 @@ WITH
     GROUP BY
       v.parent_id
   ),
-  rows_of AS (
+  rows_of AS MATERIALIZED (
     SELECT
       v.parent_id,
       json_agg(

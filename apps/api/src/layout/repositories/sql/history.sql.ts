@@ -27,18 +27,20 @@ export const KEPT_BY = (p: string, h: string) => `${h}.revision > ${p}.revision 
 /**
  * The project's document at revision `$revision`, built from its versions by the builders of
  * the current documents (documents.sql.ts), so that a past state reads exactly as the answer
- * it was: each list grouped by parent once, bottom up, not looked up per node.
+ * it was: each list grouped by parent once, bottom up, not looked up per node. Each level is
+ * materialised: the planner cannot estimate a CTE's rows, and on a guess of one it groups a
+ * level again for every parent above it.
  */
 export const PAST_DOCUMENT = `WITH state AS MATERIALIZED (SELECT v.* FROM ${STATE_AT}),
-  contents_of AS (
+  contents_of AS MATERIALIZED (
     SELECT v.parent_id, json_agg(${contentJson('v')} ORDER BY v.sort_key) AS list
     FROM state v WHERE v.level = 'content' GROUP BY v.parent_id),
-  columns_of AS (
+  columns_of AS MATERIALIZED (
     SELECT v.parent_id,
       json_agg(${columnWith('v', `COALESCE(l.list, '[]')`)} ORDER BY v.sort_key) AS list
     FROM state v LEFT JOIN contents_of l ON l.parent_id = v.id
     WHERE v.level = 'column' GROUP BY v.parent_id),
-  rows_of AS (
+  rows_of AS MATERIALIZED (
     SELECT v.parent_id,
       json_agg(${rowWith('v', `COALESCE(l.list, '[]')`)} ORDER BY v.sort_key) AS list
     FROM state v LEFT JOIN columns_of l ON l.parent_id = v.id
