@@ -70,6 +70,8 @@ export class DatabaseNotifications implements OnApplicationBootstrap, OnModuleDe
   /** Since when the notifications are lost (logged once), or undefined. */
   private outage: string | undefined;
   private stopped = false;
+  /** The last statement sent on the connection: the next one waits for it. */
+  private sending: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly open: () => Promise<NotificationConnection>,
@@ -200,19 +202,26 @@ export class DatabaseNotifications implements OnApplicationBootstrap, OnModuleDe
     return true;
   }
 
-  /** Runs a statement on the connection; a failure drops the connection (and answers false). */
-  private async run(
+  /**
+   * Runs a statement on the connection, after the ones sent before it (pg deprecates queueing
+   * several queries on one client); a failure drops the connection (and answers false).
+   */
+  private run(
     connection: NotificationConnection,
     sql: string,
     values?: readonly unknown[],
   ): Promise<boolean> {
-    try {
-      await connection.query(sql, values);
-      return connection === this.connection;
-    } catch (error) {
-      this.drop(connection, error);
-      return false;
-    }
+    const ran = this.sending.then(async () => {
+      try {
+        await connection.query(sql, values);
+        return connection === this.connection;
+      } catch (error) {
+        this.drop(connection, error);
+        return false;
+      }
+    });
+    this.sending = ran;
+    return ran;
   }
 
   private deliver(connection: NotificationConnection, channel: string, payload: string): void {
