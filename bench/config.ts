@@ -5,8 +5,11 @@ import { parseArgs } from 'node:util';
  * The yardstick's scenarios (load.mjs), then the service's own: `conditional`, `compressed`
  * (the tree read with `Accept-Encoding`), `move` and `duplicate` (contents moved between two
  * columns, a block copied; set beside the yardstick's resize and create), `fairness` (one
- * account's large reads against another's small ones) and `project-copy` (a project of about
- * 20 000 nodes copied; these two the service's alone).
+ * account's large reads against another's small ones), `project-copy` (a project of about
+ * 20 000 nodes copied), and the history and live changes of issue 20: `history-bytes` (what one
+ * revision stores), `history-reads` (past states and restores beside the current read),
+ * `events-latency` (commit to event with 100 open streams) and `events-rss` (one instance
+ * holding 1 000 streams); these six the service's alone. `history` and `events` name their two.
  */
 export const SCENARIOS = [
   'tree',
@@ -21,10 +24,26 @@ export const SCENARIOS = [
   'duplicate',
   'fairness',
   'project-copy',
+  'history-bytes',
+  'history-reads',
+  'events-latency',
+  'events-rss',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 /** The scenarios of the service alone, with no yardstick run beside them. */
-const ALONE = ['fairness', 'project-copy'] as const;
+const ALONE = [
+  'fairness',
+  'project-copy',
+  'history-bytes',
+  'history-reads',
+  'events-latency',
+  'events-rss',
+] as const;
+/** Names that stand for several scenarios in `--scenarios`. */
+export const GROUPS: Record<string, readonly ScenarioName[]> = {
+  history: ['history-bytes', 'history-reads'],
+  events: ['events-latency', 'events-rss'],
+};
 /** The scenarios measured on both servers. */
 export type PairedScenario = Exclude<ScenarioName, (typeof ALONE)[number]>;
 export const isPaired = (scenario: ScenarioName): scenario is PairedScenario =>
@@ -76,7 +95,8 @@ database of one PostgreSQL, with the yardstick's load.mjs; writes bench/results/
   --warmup <s>          warm-up seconds before each measurement, discarded (default 3)
   --connections <n>     concurrent connections of the load generator (default 20)
   --scenarios <a,b,..>  of ${SCENARIOS.join(',')}
-                        (default: all)
+                        (default: all; history = history-bytes,history-reads;
+                        events = events-latency,events-rss)
   --growth <n,n,..>     total contents to grow both databases to, then repeat the reads
                         (default 100000,1000000; "none" skips the growth runs)
   --yardstick <dir>     the yardstick's folder (default ../shared/yardstick from the repo root)
@@ -85,7 +105,8 @@ The fairness scenario runs against the service only (the yardstick has no accoun
 account's small reads at 100 req/s alone, then while one account reads its ~8 MiB project in 20
 connections. So does project-copy: a project of about 20 000 nodes copied five times, one after
 another, timed, with the service's peak RSS. move and duplicate run the service's own driver,
-set beside the yardstick's resize and create.
+set beside the yardstick's resize and create. history-bytes, history-reads, events-latency and
+events-rss measure the service's history and live changes alone (bench/history.ts, events.ts).
 Environment: DATABASE_URL=postgresql://superuser@host:port/db runs on that server (two fresh
 databases are created on it and dropped afterwards); without it, on an embedded PostgreSQL in a
 temp folder. The user must be allowed to CREATE DATABASE (and CHECKPOINT, for the yardstick's seed).`;
@@ -126,7 +147,10 @@ export function loadBenchConfig(argv: string[], env: NodeJS.ProcessEnv, root: st
 
 function scenarioList(raw: string | undefined): ScenarioName[] {
   if (raw === undefined) return [...SCENARIOS];
-  const names = raw.split(',').map((name) => name.trim());
+  const names = raw
+    .split(',')
+    .map((name) => name.trim())
+    .flatMap((name): string[] => [...(GROUPS[name] ?? [name])]);
   const unknown = names.filter((name) => !(SCENARIOS as readonly string[]).includes(name));
   if (unknown.length > 0 || names.length === 0) fail(`unknown scenario(s): ${unknown.join(', ')}`);
   // In the canonical order, each once.

@@ -7,6 +7,7 @@ import {
   type FairnessResult,
   type VictimRun,
 } from './fairness';
+import { renderEvents, renderHistory } from './history-report';
 import { type ScenarioResult, type Side } from './measure';
 import { type PlanCheck } from './plans';
 import { COPIED_SHAPE, type ProjectCopyResult } from './project-copy';
@@ -95,8 +96,9 @@ export function renderReport(results: RunResults, changes: string | undefined): 
       'Fastify 5 + `pg`, hand-written SQL; used unmodified from a private copy) on another ' +
       'database of the same PostgreSQL. Both are seeded with the yardstick’s `seed.mjs` (the ' +
       'service through its API) and driven with the yardstick’s `load.mjs`, scenario by scenario, ' +
-      'the service first and then the yardstick. Ratios are service ÷ yardstick. `fairness` ' +
-      'runs against the service alone (the yardstick has no accounts).',
+      'the service first and then the yardstick. Ratios are service ÷ yardstick. `fairness`, ' +
+      '`project-copy` and the history and live-change scenarios run against the service alone ' +
+      '(the yardstick has no accounts, history or streams).',
     '',
     ...renderTargets(results),
     '',
@@ -140,6 +142,8 @@ export function renderReport(results: RunResults, changes: string | undefined): 
     '',
     ...renderProjectCopy(results.projectCopy),
     '',
+    ...renderHistory(results),
+    ...renderEvents(results),
     ...renderSql(results),
     '',
     ...renderGrowth(results),

@@ -1,8 +1,10 @@
 import { type BenchConfig, type ScenarioName } from './config';
 import { type Environment } from './environment';
+import { type EventsLatencyResult, type EventsRssResult } from './events';
 import { type FairnessResult } from './fairness';
 import { type ServiceGrowth } from './growth';
 import { type ScenarioResult, type Side } from './measure';
+import { type HistoryBytesResult, type HistoryReadsResult } from './history';
 import { type PlanCheck } from './plans';
 import { type ProjectCopyResult } from './project-copy';
 import { type SqlCounts } from './sql-counts';
@@ -30,6 +32,11 @@ export interface RunResults {
   fairness?: FairnessResult;
   /** The `project-copy` scenario (service only), when it ran. */
   projectCopy?: ProjectCopyResult;
+  /** The history and live-change scenarios (service only), each when it ran. */
+  historyBytes?: HistoryBytesResult;
+  historyReads?: HistoryReadsResult;
+  eventsLatency?: EventsLatencyResult;
+  eventsRss?: EventsRssResult;
   sql: SqlCounts[];
   growth: {
     steps: GrowthStep[];
@@ -79,4 +86,8 @@ export const LABELS: Record<ScenarioName, string> = {
   duplicate: 'duplicate: a block of 31 nodes (vs yardstick create)',
   fairness: 'fairness: another account’s small read beside 20 reads of 8 MiB',
   'project-copy': 'project-copy: a project of about 20 000 nodes copied',
+  'history-bytes': 'history-bytes: what one revision stores',
+  'history-reads': 'history-reads: a past state and a restore beside the current read',
+  'events-latency': 'events-latency: commit to event with 100 open streams',
+  'events-rss': 'events-rss: one instance holding 1 000 open streams',
 };

@@ -4,7 +4,8 @@
  * database of one PostgreSQL, driven by the yardstick's own load.mjs scenario by scenario (the
  * service, then the yardstick); then the SQL each request costs; then the reads again with the
  * data grown to each size. The `fairness` scenario measures the service alone (the yardstick has
- * no accounts): one account's small reads, alone and beside another's 8 MiB reads. Writes
+ * no accounts): one account's small reads, alone and beside another's 8 MiB reads; so do
+ * project-copy and the history and live-change scenarios (bench/history.ts, events.ts). Writes
  * bench/results/<date>.md (and the raw numbers as .json) and prints the report. Everything it
  * starts is stopped and removed at the end, on failure and on Ctrl-C.
  *
@@ -12,8 +13,10 @@
  *   --duration <s>        measured seconds per scenario and server (default 10)
  *   --warmup <s>          discarded warm-up seconds before each measurement (default 3)
  *   --connections <n>     load driver connections (default 20)
- *   --scenarios <a,b,..>  tree,columns,content,create,resize,mixed,conditional,compressed,fairness
- *                         (default: all)
+ *   --scenarios <a,b,..>  tree,columns,content,create,resize,mixed,conditional,compressed,move,
+ *                         duplicate,fairness,project-copy,history-bytes,history-reads,
+ *                         events-latency,events-rss (default: all; `history` and `events` name
+ *                         their two)
  *   --growth <n,n,..>     total contents for the growth runs (default 100000,1000000; "none")
  *   --yardstick <dir>     the yardstick's folder (default ../shared/yardstick)
  * DATABASE_URL (a superuser's) puts both databases on that server; without it, on an embedded
@@ -29,8 +32,20 @@ import { cleanUp, installSignalHandlers, interrupted, onCleanup } from './cleanu
 import { type BenchConfig, isPaired, loadBenchConfig, READS } from './config';
 import { type BenchDatabases, prepareDatabases, withClient } from './database';
 import { describeEnvironment } from './environment';
+import {
+  type EventsLatencyResult,
+  type EventsRssResult,
+  measureEventsLatency,
+  measureEventsRss,
+} from './events';
 import { type FairnessResult, measureFairness } from './fairness';
 import { growService } from './growth';
+import {
+  type HistoryBytesResult,
+  type HistoryReadsResult,
+  measureHistoryBytes,
+  measureHistoryReads,
+} from './history';
 import { type BenchContext, measureScenario, type ScenarioResult } from './measure';
 import { checkPlans } from './plans';
 import { measureProjectCopy, type ProjectCopyResult } from './project-copy';
@@ -125,9 +140,40 @@ async function main() {
   const mainRuns: ScenarioResult[] = [];
   let fairness: FairnessResult | undefined;
   let projectCopy: ProjectCopyResult | undefined;
+  let historyBytes: HistoryBytesResult | undefined;
+  let historyReads: HistoryReadsResult | undefined;
+  let eventsLatency: EventsLatencyResult | undefined;
+  let eventsRss: EventsRssResult | undefined;
   for (const scenario of config.scenarios) {
     if (scenario === 'fairness') fairness = await measureFairness(ctx);
-    else if (scenario === 'project-copy') {
+    else if (scenario === 'history-bytes') {
+      log('history-bytes: what one revision stores, in a 90- and a 2 000-content project');
+      historyBytes = await measureHistoryBytes(
+        ctx.servers.service,
+        serviceTargets.token,
+        serviceDb,
+        log,
+      );
+    } else if (scenario === 'history-reads') {
+      log('history-reads: a copy of a read project; current and past reads, restores');
+      historyReads = await measureHistoryReads(
+        ctx.servers.service,
+        serviceTargets,
+        ctx.settings,
+        ctx.dbpid,
+        log,
+      );
+    } else if (scenario === 'events-latency') {
+      log('events-latency: 10 accounts × 10 streams, 20 writes a second');
+      eventsLatency = await measureEventsLatency(ctx.servers.service, ctx.settings, ctx.dbpid, log);
+    } else if (scenario === 'events-rss') {
+      log('events-rss: 100 accounts × 10 streams on a fresh instance');
+      eventsRss = await measureEventsRss(
+        ctx.servers.service,
+        () => startService(entry, databases.serviceUrl, tempDir, 'service-streams'),
+        log,
+      );
+    } else if (scenario === 'project-copy') {
       log('project-copy: building a project of about 20 000 nodes, then copying it');
       projectCopy = await measureProjectCopy(
         ctx.servers.service,
@@ -174,6 +220,10 @@ async function main() {
     main: mainRuns,
     fairness,
     projectCopy,
+    historyBytes,
+    historyReads,
+    eventsLatency,
+    eventsRss,
     sql,
     growth,
     totalSeconds: since(startedAt),
