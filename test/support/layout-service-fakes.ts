@@ -220,12 +220,16 @@ export const placedMock = () =>
 /** A repository's TaggedReads, mocked: the document with its revision, and the revision alone. */
 export type ReadsMock<P> = {
   document: jest.Mock<(db: SqlSession, p: P) => Promise<TaggedDocument | undefined>>;
+  documentAt: jest.Mock<
+    (db: SqlSession, p: P, revision: number) => Promise<TaggedDocument | undefined>
+  >;
   documentIn: jest.Mock<(round: Round, p: P) => Pending<TaggedDocument | undefined>>;
   revision: jest.Mock<(db: SqlSession, p: P) => Promise<number | undefined>>;
 };
 /** A fresh ReadsMock, answering nothing until a test says what. */
 export const readsMock = <P>(): ReadsMock<P> => ({
   document: jest.fn(),
+  documentAt: jest.fn(),
   documentIn: jest.fn(),
   revision: jest.fn(),
 });
@@ -278,7 +282,7 @@ export function describeNodeReads<S extends object, L extends object>(
       expect(answer.headers).toEqual({ etag: '"r5"' });
     });
 
-    it('retrieve answers 304 from the revision alone when If-None-Match names the current tag, and reads the document on an old one', async () => {
+    it('retrieve answers 304 from the revision alone when If-None-Match names the current tag, and reads the document at that revision on an old one', async () => {
       const { service, node: reads } = subject();
       reads.revision.mockResolvedValue(5);
       for (const tag of ['"r5"', 'W/"r5"', '"r4", "r5"']) {
@@ -289,13 +293,17 @@ export function describeNodeReads<S extends object, L extends object>(
       }
       expect(reads.revision).toHaveBeenCalledWith(DB, scopes.node);
       expect(reads.document).not.toHaveBeenCalled();
+      expect(reads.documentAt).not.toHaveBeenCalled();
 
-      reads.document.mockResolvedValue(NODE);
+      // The revision it found names the document (kept bytes, when the reads keep some).
+      reads.documentAt.mockResolvedValue(NODE);
       const stale = await service.retrieve(scopes.node, ifNoneMatch('"r4"'));
       expect(stale.notModified).toBe(false);
       expect(stale.body?.text).toBe(NODE.json);
       expect(stale.headers).toEqual({ etag: '"r5"' });
-      expect(reads.document).toHaveBeenCalledTimes(1);
+      expect(reads.documentAt).toHaveBeenCalledTimes(1);
+      expect(reads.documentAt).toHaveBeenCalledWith(DB, scopes.node, 5);
+      expect(reads.document).not.toHaveBeenCalled();
     });
 
     it('list is tagged "l<n>": 304 from the revision alone on the current tag or *, read again on an old one', async () => {
@@ -317,16 +325,19 @@ export function describeNodeReads<S extends object, L extends object>(
       expect(reads.revision).toHaveBeenCalledWith(DB, scopes.parent);
       expect(reads.document).not.toHaveBeenCalled();
 
+      reads.documentAt.mockResolvedValue(LIST);
       const stale = await service.list(scopes.parent, ifNoneMatch('"l5"'));
       expect(stale.notModified).toBe(false);
       expect(stale.headers).toEqual({ etag: '"l6"' });
-      expect(reads.document).toHaveBeenCalledWith(DB, scopes.parent);
+      expect(reads.documentAt).toHaveBeenCalledWith(DB, scopes.parent, 6);
+      expect(reads.document).not.toHaveBeenCalled();
     });
 
     it(`a missing ${node} or ${parent} is ResourceNotFoundError, with or without If-None-Match`, async () => {
       const { service, node: nodeReads, list: listReads } = subject();
       for (const reads of [nodeReads, listReads]) {
         reads.document.mockResolvedValue(undefined);
+        reads.documentAt.mockResolvedValue(undefined);
         reads.revision.mockResolvedValue(undefined);
       }
       for (const conditions of [RequestConditions.NONE, ifNoneMatch('*')]) {

@@ -21,6 +21,8 @@ async function call(
 
 /** JSON text as PostgreSQL builds it: spacing and key order that JSON.stringify would change. */
 const DOCUMENT = '{"_id": "c9",  "size": "6", "contents": []}';
+/** A document beyond ASCII, whose length in bytes is not its length in characters. */
+const UNICODE_DOCUMENT = '{"title": "Café – ✓ 😀"}';
 
 describe('configureJsonReplies', () => {
   let app: FastifyInstance;
@@ -47,6 +49,11 @@ describe('configureJsonReplies', () => {
       return Promise.resolve(Representation.empty({ projectRevision: 9 }));
     });
     app.get('/serialized', () => Promise.resolve(new SerializedJson(DOCUMENT)));
+    app.get('/bytes', () =>
+      Promise.resolve(
+        Representation.of(new SerializedJson(Buffer.from(UNICODE_DOCUMENT)), { etag: '"r6"' }),
+      ),
+    );
     app.get('/object', () => Promise.resolve({ status: 'ok', list: [1, 2] }));
     await app.ready();
   });
@@ -99,6 +106,15 @@ describe('configureJsonReplies', () => {
     const answer = await call(app, 'GET', '/serialized');
     expect(answer.body).toBe(DOCUMENT);
     expect(answer.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('sends a document held as UTF-8 bytes as they are, with their length', async () => {
+    const answer = await call(app, 'GET', '/bytes');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toBe(UNICODE_DOCUMENT);
+    expect(answer.headers['content-length']).toBe(String(Buffer.byteLength(UNICODE_DOCUMENT)));
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(answer.headers.etag).toBe('"r6"');
   });
 
   it('stringifies any other object', async () => {

@@ -50,7 +50,7 @@ export function compressTaggedAnswersOnce(fastify: FastifyInstance, threshold: n
       send(kept);
       return;
     }
-    compressors[key.encoding](payload as string, OPTIONS[key.encoding]).then((body) => {
+    compressors[key.encoding](payload as string | Buffer, OPTIONS[key.encoding]).then((body) => {
       if (body.length <= ENTRY_MAX_BYTES) cache.set(key.name, body);
       send(body);
     }, done);
@@ -64,9 +64,9 @@ function keyOf(
   payload: unknown,
   threshold: number,
 ): { name: string; encoding: 'br' | 'gzip' } | undefined {
-  if (typeof payload !== 'string' || payload.length < threshold || reply.statusCode !== 200) {
-    return undefined;
-  }
+  // The document's text, or its bytes when a read served them from those it keeps.
+  const length = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload.length : 0;
+  if (length < threshold || reply.statusCode !== 200) return undefined;
   const etag = reply.getHeader('etag');
   const accepted = request.headers['accept-encoding'];
   if (typeof etag !== 'string' || etag.startsWith('W/') || typeof accepted !== 'string') {

@@ -15,6 +15,11 @@ export interface AppConfig {
    * 0 keeps V8's own heuristics. See apply-heap-growth.ts.
    */
   readonly heapGrowingPercent: number;
+  /**
+   * What the documents this instance keeps to serve again may take in all, in bytes (0 keeps
+   * none): see layout/repositories/document-cache.ts.
+   */
+  readonly readCacheBytes: number;
   /** Refuse PUT and DELETE without `If-Match` (428), so that no write goes in blind. */
   readonly requireIfMatch: boolean;
   readonly history: HistoryConfig;

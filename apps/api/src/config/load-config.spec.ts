@@ -35,6 +35,7 @@ describe('loadConfig', () => {
         shutdownGraceMs: 10_000,
       },
       heapGrowingPercent: 50,
+      readCacheBytes: 32 * 1024 * 1024,
       requireIfMatch: false,
       history: { revisions: 1000 },
       events: { heartbeatMs: 15_000, maxUnsentBytes: 256 * 1024 },
@@ -60,6 +61,7 @@ describe('loadConfig', () => {
       SIGNUP_ENABLED: 'OFF',
       CORS_ORIGINS: 'https://editor.example.com, http://localhost:5173',
       HEAP_GROWING_PERCENT: '0',
+      READ_CACHE_BYTES: '0',
       REQUIRE_IF_MATCH: 'true',
     });
     expect(config).toMatchObject({
@@ -74,6 +76,7 @@ describe('loadConfig', () => {
       auth: { tokenTtlSeconds: 600, signUpEnabled: false },
       corsOrigins: ['https://editor.example.com', 'http://localhost:5173'],
       heapGrowingPercent: 0,
+      readCacheBytes: 0,
       requireIfMatch: true,
     });
   });

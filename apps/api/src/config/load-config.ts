@@ -62,6 +62,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       shutdownGraceMs: read.integer('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     },
     heapGrowingPercent: read.integer('HEAP_GROWING_PERCENT', 50, 0, 1000),
+    readCacheBytes: read.integer('READ_CACHE_BYTES', 32 * 1024 * 1024, 0, 64 * 1024 ** 3),
     requireIfMatch: read.boolean('REQUIRE_IF_MATCH', false),
     history: {
       revisions: read.integer('HISTORY_REVISIONS', 1000, 1, 1_000_000),

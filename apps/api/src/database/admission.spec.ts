@@ -3,7 +3,6 @@ import { TooManyConcurrentRequestsError } from '../common/errors';
 import {
   Admission,
   HEAVY_BYTES_PER_SECOND,
-  HEAVY_TIME_SHARE,
   NO_ACCOUNT,
   OTHERS_ACTIVE_WITHIN_MS,
 } from './admission';
@@ -41,7 +40,8 @@ describe('Admission', () => {
 
   it('stops waiting for the heavy budget when the client is gone, and gives the places back', async () => {
     const admission = new Admission(8);
-    admission.charge('a', HEAVY_BYTES_PER_SECOND * 2, 0);
+    (await admission.admit('b', false, 0))();
+    admission.charge('a', HEAVY_BYTES_PER_SECOND * 2);
     const gone = new AbortController();
     const waiting = admission.admit('a', true, 5000, gone.signal).catch((error: unknown) => error);
     await jest.advanceTimersByTimeAsync(10);
@@ -84,9 +84,10 @@ describe('Admission', () => {
     await expect(admission.admit('a', true, 0)).resolves.toEqual(expect.any(Function));
   });
 
-  it("spaces an account's heavy reads by what they built, leaving its light reads and others alone", async () => {
+  it("spaces an account's heavy reads by what they took while another account is active, leaving its light reads and others alone", async () => {
     const admission = new Admission(10);
-    admission.charge('a', HEAVY_BYTES_PER_SECOND, 0);
+    (await admission.admit('b', false, 0))();
+    admission.charge('a', HEAVY_BYTES_PER_SECOND);
     // A second's worth spent: a heavy read that may wait half a second is refused, once its
     // wait is over ...
     let refused: unknown;
@@ -111,16 +112,10 @@ describe('Admission', () => {
     (await patient)();
   });
 
-  describe('while other accounts use the instance', () => {
-    // A heavy answer of an eighth of the byte budget (125 ms of it) that took a second to build.
-    const BYTES = HEAVY_BYTES_PER_SECOND / 8;
-    const TOOK_MS = 1000;
-    const BY_TIME_MS = (TOOK_MS * (1 - HEAVY_TIME_SHARE)) / HEAVY_TIME_SHARE;
-
-    /** Charges a heavy read to account a, then says how long its next heavy read waited. */
+  describe('who counts as another account using the instance', () => {
+    /** Charges four heavy answers to account a, then says how long its next heavy read waited. */
     async function nextHeavyWait(admission: Admission): Promise<number> {
-      (await admission.admit('a', true, 0))();
-      admission.charge('a', BYTES, TOOK_MS);
+      for (let i = 0; i < 4; i++) admission.charge('a', HEAVY_BYTES_PER_SECOND / 8);
       const startedAt = Date.now();
       let waited = -1;
       const next = admission.admit('a', true, 60_000).then((leave) => {
@@ -132,32 +127,71 @@ describe('Admission', () => {
       return waited;
     }
 
-    it("spaces an account's heavy reads by their time too, while another account is active", async () => {
+    it('another account admitted just now: the heavy answers are paced by their bytes', async () => {
       const admission = new Admission(8);
       (await admission.admit('b', false, 0))();
-      expect(await nextHeavyWait(admission)).toBe(BY_TIME_MS);
+      expect(await nextHeavyWait(admission)).toBe(500);
     });
 
-    it('keeps the budget in bytes alone for an account that is alone on the instance', async () => {
+    it('none: an account alone is not held back, nobody is waiting for it', async () => {
       const admission = new Admission(8);
       // Calls outside an account are nobody's work to make room for.
       (await admission.admit(NO_ACCOUNT, false, 0))();
-      expect(await nextHeavyWait(admission)).toBe(125);
+      expect(await nextHeavyWait(admission)).toBe(0);
     });
 
-    it('stops counting another account once it has been idle for a while', async () => {
+    it('none once the other account has been idle for a while', async () => {
       const admission = new Admission(8);
       (await admission.admit('b', false, 0))();
       await jest.advanceTimersByTimeAsync(OTHERS_ACTIVE_WITHIN_MS + 1);
-      expect(await nextHeavyWait(admission)).toBe(125);
+      expect(await nextHeavyWait(admission)).toBe(0);
     });
 
-    it('counts another account seen before this one, not only the last one admitted', async () => {
+    it('one seen before this one, not only the last one admitted', async () => {
       const admission = new Admission(8);
       (await admission.admit('b', false, 0))();
       // Many of this account's own calls since do not hide b.
       for (let i = 0; i < 3; i++) admission.tryAdmit('a', false)?.();
-      expect(await nextHeavyWait(admission)).toBe(BY_TIME_MS);
+      expect(await nextHeavyWait(admission)).toBe(500);
+    });
+  });
+
+  describe('answers kept from earlier reads', () => {
+    it('charges a heavy kept answer as a built one: the next heavy read of the account waits', async () => {
+      const admission = new Admission(8);
+      (await admission.admit('b', false, 0))();
+      await admission.admitKept('a', HEAVY_BYTES_PER_SECOND / 2, 0);
+      let started = false;
+      const next = admission.admitKept('a', HEAVY_BYTES_PER_SECOND / 2, 2000).then(() => {
+        started = true;
+      });
+      await jest.advanceTimersByTimeAsync(490);
+      expect(started).toBe(false);
+      await jest.advanceTimersByTimeAsync(10);
+      await next;
+      expect(started).toBe(true);
+      // A light read is not held up meanwhile, nor another account's heavy one.
+      await expect(admission.admit('a', false, 0)).resolves.toEqual(expect.any(Function));
+      await expect(admission.admitKept('b', HEAVY_BYTES_PER_SECOND, 0)).resolves.toBeUndefined();
+    });
+
+    it('refuses one past the budget once its wait is over, holding nothing', async () => {
+      const admission = new Admission(8);
+      (await admission.admit('b', false, 0))();
+      await admission.admitKept('a', HEAVY_BYTES_PER_SECOND, 0);
+      const refused = admission.admitKept('a', 1, 300).catch((error: unknown) => error);
+      await jest.advanceTimersByTimeAsync(300);
+      expect(await refused).toBeInstanceOf(TooManyConcurrentRequestsError);
+      // The account's heavy place is free: past its budget, the next one only waits for that.
+      await jest.advanceTimersByTimeAsync(700);
+      await expect(admission.admitKept('a', 1, 0)).resolves.toBeUndefined();
+    });
+
+    it('serves them one after another to an account alone, as fast as they come', async () => {
+      const admission = new Admission(8);
+      for (let i = 0; i < 20; i++) {
+        await expect(admission.admitKept('a', HEAVY_BYTES_PER_SECOND, 0)).resolves.toBeUndefined();
+      }
     });
   });
 });

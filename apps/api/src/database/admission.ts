@@ -9,20 +9,13 @@ export const NO_ACCOUNT = '';
 /** The places shared by every account of the instance are held under one key. */
 const INSTANCE = '';
 /**
- * How many bytes of heavy answers one account may have this instance build per second: one
- * project at its size limit. Building is what costs (a core of PostgreSQL's); an editor reads
- * a large project rarely, and revalidates it with If-None-Match, which builds nothing.
+ * How many bytes of heavy answers one account may take per second while other accounts use the
+ * instance: one project at its size limit. A heavy answer costs what the others' small ones
+ * need, built (a core of PostgreSQL's) or kept from an earlier read (this process's time and
+ * the network's, to send it). An account alone on the instance is not held back: nobody is
+ * waiting for it, and its repeated reads of a large project it does not change build nothing.
  */
-export const HEAVY_BYTES_PER_SECOND = 8 * 1024 * 1024;
-/**
- * While other accounts use the instance, the share of the time one account's heavy reads may
- * take besides: after a heavy read that took t, its next one starts t × (1 − share) / share
- * later, if that is later than its bytes allow. On a slow or busy machine a heavy answer takes
- * longer to build, and a budget in bytes alone would let one account keep a core busy while the
- * others wait for it. An account alone on the instance keeps the budget in bytes: then nobody
- * is waiting.
- */
-export const HEAVY_TIME_SHARE = 0.2;
+export const HEAVY_BYTES_PER_SECOND = 2 * 1024 * 1024;
 /** Another account that was admitted this recently is using the instance. */
 export const OTHERS_ACTIVE_WITHIN_MS = 2000;
 // Bounds the memory of the accounts' heavy budgets; past it, budgets already spent out go.
@@ -33,10 +26,10 @@ const MAX_BUDGETS = 10_000;
  * so that the other half always stays for the other accounts; and a heavy read (one whose last
  * answer was several MiB) also needs one of the few heavy places: one per account, and a
  * quarter of the pool for the whole instance, since PostgreSQL building such documents uses a
- * core each and connections do not bound CPU. What an account's heavy reads built is
- * charged to it (`charge`): its next heavy read starts only once its budget of
- * HEAVY_BYTES_PER_SECOND allows, and while other accounts are active, HEAVY_TIME_SHARE too.
- * Past its places or its budget a call waits, then is refused with 503 and Retry-After.
+ * core each and connections do not bound CPU. A heavy answer is charged to its account, built
+ * (`charge`) or kept (`admitKept`): while other accounts are active, its next heavy one starts
+ * only once its budget of HEAVY_BYTES_PER_SECOND allows. Past its places or its budget a call
+ * waits, then is refused with 503 and Retry-After.
  */
 export class Admission {
   private readonly connections: ConnectionShares;
@@ -75,64 +68,85 @@ export class Admission {
     abandoned?: AbortSignal,
   ): Promise<() => void> {
     this.seen(account);
-    const startedAt = Date.now();
-    const left = () => Math.max(0, waitMs - (Date.now() - startedAt));
+    const until = Date.now() + waitMs;
     const taken: (() => void)[] = [];
     const leave = () => {
       for (const give of taken.reverse()) give();
     };
-    const places: [ConnectionShares, string][] = heavy
-      ? [
-          [this.heavyPerAccount, account],
-          [this.heavyInstance, INSTANCE],
-          [this.connections, account],
-        ]
-      : [[this.connections, account]];
-    for (const [shares, holder] of places) {
-      const give = await shares.acquire(holder, left(), abandoned);
-      if (!give) {
-        leave();
-        throw new TooManyConcurrentRequestsError();
+    try {
+      if (heavy) {
+        taken.push(await this.heavyTurn(account, until, abandoned));
+        taken.push(await place(this.heavyInstance, INSTANCE, until, abandoned));
       }
-      taken.push(give);
-      // Holding the account's one heavy place, wait for its budget (no other place is held).
-      if (shares === this.heavyPerAccount) {
-        const wait = (this.heavyReadyAt.get(account) ?? 0) - Date.now();
-        if (wait > left()) {
-          // Refused as when waiting for a place: after the wait, so that a client that does not
-          // heed Retry-After gets a refusal per wait, not as many as it can send.
-          leave();
-          await sleep(left(), abandoned);
-          throw new TooManyConcurrentRequestsError();
-        }
-        if (wait > 0) await sleep(wait, abandoned);
-        if (abandoned?.aborted) {
-          leave();
-          throw new TooManyConcurrentRequestsError();
-        }
-      }
+      taken.push(await place(this.connections, account, until, abandoned));
+    } catch (error) {
+      leave();
+      throw error;
     }
     return leave;
   }
 
   /**
-   * Charges a heavy answer of `bytes`, which took `tookMs` to build and receive, to the
-   * account's budget (light answers cost nothing).
+   * Admits an answer of `bytes` that was not built for it (kept from an earlier read): it needs
+   * no connection, but a heavy one waits for its account's turn and budget as a heavy read
+   * does, and is charged.
    */
-  charge(account: string, bytes: number, tookMs: number): void {
+  async admitKept(
+    account: string,
+    bytes: number,
+    waitMs: number,
+    abandoned?: AbortSignal,
+  ): Promise<void> {
+    this.seen(account);
+    const give = await this.heavyTurn(account, Date.now() + waitMs, abandoned);
+    this.charge(account, bytes);
+    give();
+  }
+
+  /**
+   * Charges a heavy answer of `bytes` to the account's budget while other accounts are active
+   * (light answers, and those of an account alone, cost nothing).
+   */
+  charge(account: string, bytes: number): void {
     const now = Date.now();
+    if (!this.othersActive(account, now)) return;
     const from = Math.max(now, this.heavyReadyAt.get(account) ?? 0);
-    const byBytes = (bytes / HEAVY_BYTES_PER_SECOND) * 1000;
-    const byTime = this.othersActive(account, now)
-      ? (tookMs * (1 - HEAVY_TIME_SHARE)) / HEAVY_TIME_SHARE
-      : 0;
     this.heavyReadyAt.delete(account);
-    this.heavyReadyAt.set(account, from + Math.max(byBytes, byTime));
+    this.heavyReadyAt.set(account, from + (bytes / HEAVY_BYTES_PER_SECOND) * 1000);
     if (this.heavyReadyAt.size > MAX_BUDGETS) {
       for (const [holder, readyAt] of this.heavyReadyAt) {
         if (readyAt <= now) this.heavyReadyAt.delete(holder);
       }
     }
+  }
+
+  /**
+   * The account's one heavy place, once its budget allows a heavy answer (only while others
+   * are active); refused past `until`.
+   */
+  private async heavyTurn(
+    account: string,
+    until: number,
+    abandoned: AbortSignal | undefined,
+  ): Promise<() => void> {
+    const give = await place(this.heavyPerAccount, account, until, abandoned);
+    // Holding it, the account's other heavy reads wait in line: each sees what the one before
+    // it was charged.
+    const now = Date.now();
+    const wait = this.othersActive(account, now) ? (this.heavyReadyAt.get(account) ?? 0) - now : 0;
+    if (wait > until - now) {
+      // Refused as when waiting for a place: after the wait, so that a client that does not
+      // heed Retry-After gets a refusal per wait, not as many as it can send.
+      give();
+      await sleep(until - now, abandoned);
+      throw new TooManyConcurrentRequestsError();
+    }
+    if (wait > 0) await sleep(wait, abandoned);
+    if (abandoned?.aborted) {
+      give();
+      throw new TooManyConcurrentRequestsError();
+    }
+    return give;
   }
 
   /** Notes that the account is using the instance (calls outside an account do not count). */
@@ -154,6 +168,18 @@ export class Admission {
         : [this.latestAccount, this.latestAt];
     return other !== NO_ACCOUNT && now - at <= OTHERS_ACTIVE_WITHIN_MS;
   }
+}
+
+/** A place of `holder`'s in `shares`, waited for until `until` at most. */
+async function place(
+  shares: ConnectionShares,
+  holder: string,
+  until: number,
+  abandoned: AbortSignal | undefined,
+): Promise<() => void> {
+  const give = await shares.acquire(holder, Math.max(0, until - Date.now()), abandoned);
+  if (!give) throw new TooManyConcurrentRequestsError();
+  return give;
 }
 
 /** Waits `ms`, or less when `abandoned` aborts. */

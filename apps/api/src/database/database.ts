@@ -8,7 +8,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Admission, NO_ACCOUNT } from './admission';
 import { Deadlines } from './deadlines';
 import { isDatabaseUnavailable } from '../common/errors/database-unavailability';
-import { HeavyStatements } from './heavy-statements';
+import { HEAVY_ANSWER_BYTES, HeavyStatements } from './heavy-statements';
 import { DATABASE_POOL, destroyConnection, warnOfBrokenConnection } from './database-pool';
 import { type SqlSession } from './sql-session';
 import { GroupTransaction, run } from './group-transaction';
@@ -29,9 +29,10 @@ const GROUP_MAX_UNITS = 32;
  * Every call has one deadline, DATABASE_TIMEOUT_MS from its start, for waiting its turn,
  * getting a connection and running its statements: past it the connection is torn down (a
  * frozen server answers nothing, not even a ROLLBACK) and the caller gets a 503. And every
- * account is admitted to at most its share of the pool, and of the heavy reads (Admission), so
- * that one account's requests never take what everybody else's need: past its share a call
- * waits for at most half the deadline, then answers 503 with Retry-After.
+ * account is admitted to at most its share of the pool, and of the heavy reads (Admission),
+ * those it is answered from documents kept by earlier reads included (`admitKept`), so that
+ * one account's requests never take what everybody else's need: past its share a call waits
+ * for at most half the deadline, then answers 503 with Retry-After.
  */
 @Injectable()
 export class Database implements SqlSession {
@@ -55,24 +56,27 @@ export class Database implements SqlSession {
   }
 
   async rows<P extends object, R>(statement: SqlStatement<P, R>, params: P): Promise<R[]> {
-    // From its connection on: a heavy read's wait for its turn is not what it cost.
-    let startedAt = 0;
     const rows = await this.onConnection(
-      (client) => {
-        startedAt = performance.now();
-        return run(client, statement, params);
-      },
+      (client) => run(client, statement, params),
       this.heavy.isHeavy(statement.name, params),
     );
     const heavyBytes = this.heavy.record(statement.name, params, rows);
-    if (heavyBytes > 0) {
-      this.admission.charge(currentAccount(), heavyBytes, performance.now() - startedAt);
-    }
+    if (heavyBytes > 0) this.admission.charge(currentAccount(), heavyBytes);
     return rows;
   }
 
   async row<P extends object, R>(statement: SqlStatement<P, R>, params: P): Promise<R | undefined> {
     return (await this.rows(statement, params))[0];
+  }
+
+  async admitKept(bytes: number): Promise<void> {
+    if (bytes < HEAVY_ANSWER_BYTES) return;
+    const client = watchClientGone(currentRequest());
+    try {
+      await this.admission.admitKept(currentAccount(), bytes, this.timeoutMs / 2, client?.signal);
+    } finally {
+      client?.stop();
+    }
   }
 
   /**

@@ -9,4 +9,10 @@ export interface SqlSession {
   rows<P extends object, R>(statement: SqlStatement<P, R>, params: P): Promise<R[]>;
   /** The first row, or undefined when there is none. */
   row<P extends object, R>(statement: SqlStatement<P, R>, params: P): Promise<R | undefined>;
+  /**
+   * Admits an answer of `bytes` that no statement built for it (a document kept from an
+   * earlier read): a large one takes its account's share of the heavy reads as a built one
+   * does, or is refused (503) past it.
+   */
+  admitKept(bytes: number): Promise<void>;
 }

@@ -10,6 +10,7 @@ import { RowsController } from './controllers/rows.controller';
 import { BlocksRepository } from './repositories/blocks.repository';
 import { ColumnsRepository } from './repositories/columns.repository';
 import { ContentsRepository } from './repositories/contents.repository';
+import { DocumentCache } from './repositories/document-cache';
 import { ChangeFeed } from './events/change-feed';
 import { EventsRepository } from './repositories/events.repository';
 import { HistoryRepository } from './repositories/history.repository';
@@ -58,6 +59,7 @@ import { TreeWriter } from './services/tree-writer';
     ContentsRepository,
     SiblingOrderRepository,
     IdempotencyKeysRepository,
+    DocumentCache,
     HistoryRepository,
     EventsRepository,
   ],

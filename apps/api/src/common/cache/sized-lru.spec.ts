@@ -30,6 +30,17 @@ describe('SizedLru', () => {
     expect(cache.size).toBe(0);
   });
 
+  it('forgets a deleted entry and what it counted, and ignores a key it does not hold', () => {
+    const cache = new SizedLru(10, byLength);
+    cache.set('a', bytes(4));
+    cache.set('b', bytes(3));
+    cache.delete('a');
+    cache.delete('missing');
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.get('b')?.length).toBe(3);
+    expect(cache.size).toBe(3);
+  });
+
   it('counts the key too when its size function says so', () => {
     const cache = new SizedLru<string>(10, (key, value) => key.length + value.length);
     cache.set('abc', 'de');

@@ -33,6 +33,14 @@ export class SizedLru<V> {
     }
   }
 
+  /** Forgets the entry of `key`, if there is one. */
+  delete(key: string): void {
+    const value = this.entries.get(key);
+    if (value === undefined) return;
+    this.entries.delete(key);
+    this.used -= this.sizeOf(key, value);
+  }
+
   /** The total size of what it holds. */
   get size(): number {
     return this.used;

@@ -11,6 +11,8 @@ import { moveNodeStatements, type MovePlacement } from './sql/move-node.sql';
 import { newNodeSortKey } from './sql/new-node.sql';
 import { lockedPath, ownedPath, WRITE_REVISION } from './sql/paths.sql';
 import { TaggedReads } from './sql/tagged-reads';
+import { cachedReads } from './cached-reads';
+import { DocumentCache } from './document-cache';
 import {
   type CopyRequest,
   copiedNode,
@@ -107,7 +109,15 @@ const stored = (block: BlockValues): StoredBlock => ({
 /** Statements of blocks. Writes run inside a write that holds the project's lock. */
 @Injectable()
 export class BlocksRepository {
-  readonly reads = READS;
+  /** The reads of a block and of a project's blocks, keeping what they build (CachedReads). */
+  readonly reads: typeof READS;
+
+  constructor(documents?: DocumentCache) {
+    this.reads = {
+      block: cachedReads(READS.block, documents),
+      list: cachedReads(READS.list, documents),
+    };
+  }
 
   insert(
     round: Round,

@@ -19,6 +19,8 @@ import { moveNodeStatements, type MovePlacement } from './sql/move-node.sql';
 import { newNodeSortKey } from './sql/new-node.sql';
 import { lockedPath, ownedPath, WRITE_REVISION } from './sql/paths.sql';
 import { TaggedReads } from './sql/tagged-reads';
+import { cachedReads } from './cached-reads';
+import { DocumentCache } from './document-cache';
 import { SORT_KEY_GAP } from './sql/tree-levels';
 import {
   type CopyRequest,
@@ -207,7 +209,15 @@ export interface ColumnWidth {
 /** Statements of columns. Writes run inside a write that holds the project's lock. */
 @Injectable()
 export class ColumnsRepository {
-  readonly reads = READS;
+  /** The reads of a column and of a row's columns, keeping what they build (CachedReads). */
+  readonly reads: typeof READS;
+
+  constructor(documents?: DocumentCache) {
+    this.reads = {
+      column: cachedReads(READS.column, documents),
+      list: cachedReads(READS.list, documents),
+    };
+  }
 
   /** A new, empty column `scope.columnId`; undefined when the row is not on the path. */
   insert(

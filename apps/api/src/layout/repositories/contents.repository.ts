@@ -11,6 +11,8 @@ import { moveNodeStatements, type MovePlacement } from './sql/move-node.sql';
 import { newNodeSortKey } from './sql/new-node.sql';
 import { lockedPath, ownedPath, WRITE_REVISION } from './sql/paths.sql';
 import { TaggedReads } from './sql/tagged-reads';
+import { cachedReads } from './cached-reads';
+import { DocumentCache } from './document-cache';
 import {
   type CopyRequest,
   copiedNode,
@@ -112,7 +114,15 @@ const stored = (content: Omit<ContentWrite, 'id'>): StoredContent => ({
 /** Statements of contents. Writes run inside a write that holds the project's lock. */
 @Injectable()
 export class ContentsRepository {
-  readonly reads = READS;
+  /** The reads of a content and of a column's contents, keeping what they build (CachedReads). */
+  readonly reads: typeof READS;
+
+  constructor(documents?: DocumentCache) {
+    this.reads = {
+      content: cachedReads(READS.content, documents),
+      list: cachedReads(READS.list, documents),
+    };
+  }
 
   /** Appends (or inserts at `sortKey`); undefined when the column is not on the path. */
   insert(

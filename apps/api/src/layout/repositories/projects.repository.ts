@@ -8,6 +8,8 @@ import { treeWriteStatement } from './sql/changes.sql';
 import { COPY_PROJECT, copyDocumentStatement } from './sql/copy-node.sql';
 import { ownedPath, WRITE_REVISION } from './sql/paths.sql';
 import { TaggedReads } from './sql/tagged-reads';
+import { cachedReads } from './cached-reads';
+import { DocumentCache } from './document-cache';
 import { type Pending, type Round } from '../../database/unit-of-work';
 
 // A page of an account's projects: creation order, the id breaking ties, so that the order is
@@ -192,7 +194,14 @@ export interface LockedProject {
 
 @Injectable()
 export class ProjectsRepository {
-  readonly reads = READS;
+  /** The reads of a project, keeping what they build (CachedReads). */
+  readonly reads: typeof READS;
+
+  constructor(documents?: DocumentCache) {
+    this.reads = {
+      project: cachedReads(READS.project, documents),
+    };
+  }
 
   /** A page of the account's projects; the digest alone is what a 304 needs. */
   async page(db: SqlSession, query: ProjectPageQuery): Promise<ProjectPage> {

@@ -10,6 +10,8 @@ import { moveNodeStatements, type MovePlacement } from './sql/move-node.sql';
 import { newNodeSortKey } from './sql/new-node.sql';
 import { lockedPath, ownedPath, WRITE_REVISION } from './sql/paths.sql';
 import { TaggedReads } from './sql/tagged-reads';
+import { cachedReads } from './cached-reads';
+import { DocumentCache } from './document-cache';
 import {
   type CopyRequest,
   copiedNode,
@@ -97,7 +99,15 @@ const COPY_DOCUMENT = copyDocumentStatement('row', rowJson);
 /** Statements of rows. Writes run inside a write that holds the project's lock. */
 @Injectable()
 export class RowsRepository {
-  readonly reads = READS;
+  /** The reads of a row and of a block's rows, keeping what they build (CachedReads). */
+  readonly reads: typeof READS;
+
+  constructor(documents?: DocumentCache) {
+    this.reads = {
+      row: cachedReads(READS.row, documents),
+      list: cachedReads(READS.list, documents),
+    };
+  }
 
   /** A new row; undefined when the block is not on the path. */
   insert(

@@ -183,10 +183,12 @@ describe('ProjectsService', () => {
       expect(repository.reads.project.document).not.toHaveBeenCalled();
     });
 
-    it('with an old tag in If-None-Match reads and answers the document', async () => {
+    it('with an old tag in If-None-Match reads and answers the document at the revision it found', async () => {
       repository.reads.project.revision.mockResolvedValue(7);
-      repository.reads.project.document.mockResolvedValue(FOUND);
+      repository.reads.project.documentAt.mockResolvedValue(FOUND);
       const answer = await service.retrieve(PROJECT, ifNoneMatch('"r6"'));
+      expect(repository.reads.project.documentAt).toHaveBeenCalledWith(db, PROJECT, 7);
+      expect(repository.reads.project.document).not.toHaveBeenCalled();
       expect(answer.notModified).toBe(false);
       expect(answer.body?.text).toBe(PROJECT_JSON);
       expect(answer.headers.etag).toBe('"r7"');

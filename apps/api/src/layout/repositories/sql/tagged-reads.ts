@@ -8,6 +8,21 @@ export interface TaggedDocument {
 }
 
 /**
+ * A document as a read answers it: its text as PostgreSQL built it, or the UTF-8 bytes of that
+ * text when they were kept from an earlier read (see CachedReads).
+ */
+export interface ReadDocument {
+  revision: number;
+  json: string | Buffer;
+}
+
+/**
+ * The parameter that names the caller's account. It only checks the owner (both statements do):
+ * it changes nothing in the document, so it is no part of what names the resource.
+ */
+const OWNER = 'accountId';
+
+/**
  * The two reads of one resource: its document with its revision, and the revision alone. The
  * document and its revision come from one statement, so a tag is never older or newer than the
  * body it is sent with; the revision alone answers a conditional read without building anything.
@@ -32,8 +47,16 @@ export class TaggedReads<P extends object> {
     );
   }
 
-  document(db: SqlSession, params: P): Promise<TaggedDocument | undefined> {
+  document(db: SqlSession, params: P): Promise<ReadDocument | undefined> {
     return db.row(this.documentStatement, params);
+  }
+
+  /**
+   * The document, once the caller has read its revision (which checked the owner): here the
+   * same as `document`; CachedReads serves the bytes it kept of that revision instead.
+   */
+  documentAt(db: SqlSession, params: P, _revision: number): Promise<ReadDocument | undefined> {
+    return this.document(db, params);
   }
 
   /** The document, read inside a write (under its lock). */
@@ -43,5 +66,16 @@ export class TaggedReads<P extends object> {
 
   async revision(db: SqlSession, params: P): Promise<number | undefined> {
     return (await db.row(this.revisionStatement, params))?.revision;
+  }
+
+  /**
+   * What names the resource, whoever asks: the statement and the ids on its path. With a
+   * revision, it names exactly one document (ids are never reused, and a representation's
+   * revision changes whenever the representation does).
+   */
+  identity(params: P): string {
+    const { name, parameters } = this.documentStatement;
+    const path = parameters.filter((parameter) => parameter !== OWNER);
+    return [name, ...path.map((parameter) => String(params[parameter]))].join(' ');
   }
 }
