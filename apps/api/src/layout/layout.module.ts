@@ -11,6 +11,7 @@ import { BlocksRepository } from './repositories/blocks.repository';
 import { ColumnsRepository } from './repositories/columns.repository';
 import { ContentsRepository } from './repositories/contents.repository';
 import { DocumentCache } from './repositories/document-cache';
+import { ChangeAnnouncer } from './events/change-announcer';
 import { ChangeFeed } from './events/change-feed';
 import { EventsRepository } from './repositories/events.repository';
 import { HistoryRepository } from './repositories/history.repository';
@@ -50,6 +51,7 @@ import { TreeWriter } from './services/tree-writer';
     HistoryService,
     EventsService,
     ChangeFeed,
+    ChangeAnnouncer,
     TreeWriter,
     ContentComposer,
     ProjectsRepository,

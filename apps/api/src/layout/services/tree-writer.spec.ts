@@ -1,4 +1,5 @@
 import { loadConfig } from '../../config/load-config';
+import { type ChangeAnnouncer } from '../events/change-announcer';
 import { jest } from '@jest/globals';
 import { PreconditionFailedError, ResourceNotFoundError } from '../../common/errors';
 import { Representation } from '../../common/http/representation';
@@ -76,6 +77,7 @@ const representingWork = () =>
 const CHANGE = { operation: 'content.update', path: '/projects/p/contents/c' } as const;
 
 describe('TreeWriter', () => {
+  const announcer = { announce: jest.fn() };
   let transaction: jest.Mock<(work: Work<unknown>, group?: string) => Promise<unknown>>;
   let connection: ReturnType<typeof fakeConnection>;
   let writer: TreeWriter;
@@ -91,6 +93,7 @@ describe('TreeWriter', () => {
       { transaction } as unknown as Database,
       new ProjectsRepository(),
       new IdempotencyKeysRepository(),
+      announcer as unknown as ChangeAnnouncer,
       { ...loadConfig({}), history: { revisions: 1000 } },
     );
   }
@@ -134,6 +137,22 @@ describe('TreeWriter', () => {
       ['tree-writer-spec.write'],
     ]);
     expect(connection.sent[2].params).toEqual({ n: 2 });
+  });
+
+  it('announces the project once its write has committed, and not a write that failed', async () => {
+    announcer.announce.mockClear();
+    const pending = writer.write(SCOPE, CHANGE, reading);
+    expect(announcer.announce).not.toHaveBeenCalled();
+    await pending;
+    expect(announcer.announce).toHaveBeenCalledWith('p1');
+    announcer.announce.mockClear();
+    const refused = writer.write(SCOPE, CHANGE, (write) =>
+      write.finish(() => {
+        throw new Error('refused');
+      }),
+    );
+    await expect(refused).rejects.toThrow('refused');
+    expect(announcer.announce).not.toHaveBeenCalled();
   });
 
   it("shares its transaction with the other writes of the caller's project, and no other", async () => {

@@ -6,6 +6,7 @@ import { Database } from '../../database/database';
 import { type Pending, type Round, type Step } from '../../database/unit-of-work';
 import { type ProjectScope } from '../layout.scopes';
 import { IdempotencyKeysRepository } from '../repositories/idempotency-keys.repository';
+import { ChangeAnnouncer } from '../events/change-announcer';
 import { type TreeChange } from '../layout.changes';
 import { ProjectsRepository } from '../repositories/projects.repository';
 import { answerOnce } from './answer-once';
@@ -57,6 +58,7 @@ export class TreeWriter {
     private readonly db: Database,
     private readonly projects: ProjectsRepository,
     private readonly keys: IdempotencyKeysRepository,
+    private readonly announcer: ChangeAnnouncer,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.historyRevisions = config.history.revisions;
@@ -84,7 +86,7 @@ export class TreeWriter {
     status?: number,
   ): Promise<T> {
     const recorded = { ...change, historyRevisions: this.historyRevisions };
-    return this.db.transaction((round) => {
+    const committed = this.db.transaction((round) => {
       const found = this.projects.lockForWrite(round, scope, recorded);
       const project = found.map((locked): LockedProject =>
         locked
@@ -113,6 +115,11 @@ export class TreeWriter {
       // The lock's verdict goes first: another account's project is a 404, whatever else.
       return step.checkedFirst(() => project.get());
     }, projectGroup(scope));
+    // Once committed, the project's event streams on every instance read its history again.
+    return committed.then((answer) => {
+      this.announcer.announce(scope.projectId);
+      return answer;
+    });
   }
 }
 
