@@ -180,7 +180,9 @@ describeWithChromium('the live demo, in two browser pages', () => {
       await b.getByRole('button', { name: 'Undo' }).click();
       expect(await contentsAt(b, 7)).toEqual(['Hello from A <b>not bold</b>']);
       expect(await contentsAt(a, 7)).toEqual(['Hello from A <b>not bold</b>']);
+      // The list of revisions is read after the tree: wait for it, then check its head.
       for (const page of [a, b]) {
+        await page.locator('#revisions li').first().filter({ hasText: /^r7 / }).waitFor();
         expect(await page.locator('#revisions li').first().textContent()).toMatch(
           /^r7 project\.restore at /,
         );

@@ -6,25 +6,24 @@ import { type GreedyCounts, type GreedyReads, startGreedyReads } from './support
 import { describeOutcome, expectNone, JsonClient, send } from './support/http';
 import { startService, stopAllServices } from './support/service-process';
 
-// A small pool and a short timeout: without a cap per account, the greedy account's reads
-// queue for the pool's few connections for longer than the timeout, and so would another
-// account's read behind them.
+// A small pool: without a cap per account, the greedy account's reads would take all of it,
+// and another account's read would queue behind them.
 const POOL_SIZE = 2;
-const TIMEOUT_MS = Number(process.env.EXP_TIMEOUT ?? 2000);
+const TIMEOUT_MS = 5000;
 const GREEDY_LOOPS = 20;
 /** How long the greedy account reads alone. */
 const ALONE_MS = 3000;
 /**
- * Beside the other account, the greedy account reads in spans of a second: the other
+ * Beside the other account, the greedy account reads in spans of a few seconds: the other
  * account's reads then are measured "beside" it, those of as many other spans "alone". The
  * spans are interleaved in an order drawn at random, so that whatever else keeps this machine
  * busy meanwhile, periodic or not, weighs on both alike. After each greedy span, the greedy
  * reads still waiting for their turn (half the timeout at most) end in a span measured as
  * neither.
  */
-const SPAN_MS = Number(process.env.EXP_SPAN ?? 1000);
+const SPAN_MS = 3000;
 const SETTLE_MS = TIMEOUT_MS / 2 + 500;
-const UNITS = Number(process.env.EXP_UNITS ?? 8);
+const UNITS = 5;
 /** The other account reads at most once per this (an editor's reads, not a load). */
 const PACE_MS = 10;
 // Past its share, an account waits and is refused with Retry-After; a read of its that did get
