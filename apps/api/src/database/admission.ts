@@ -10,10 +10,12 @@ export const NO_ACCOUNT = '';
 const INSTANCE = '';
 /**
  * How many bytes of heavy answers one account may take per second while other accounts use the
- * instance: one project at its size limit. A heavy answer costs what the others' small ones
- * need, built (a core of PostgreSQL's) or kept from an earlier read (this process's time and
- * the network's, to send it). An account alone on the instance is not held back: nobody is
- * waiting for it, and its repeated reads of a large project it does not change build nothing.
+ * instance. A heavy answer costs what the others' small ones need, built (a core of
+ * PostgreSQL's) or kept from an earlier read (this process's time and the network's, to send
+ * it): the largest ones, sent once a second, already hold up about one in a hundred of another
+ * account's small reads on a small machine, which is their p99; this keeps them seconds apart.
+ * An account alone on the instance is not held back: nobody is waiting for it, and its repeated
+ * reads of a large project it does not change build nothing.
  */
 export const HEAVY_BYTES_PER_SECOND = 2 * 1024 * 1024;
 /** Another account that was admitted this recently is using the instance. */
