@@ -101,12 +101,19 @@ async function main(order: GreedyOrder): Promise<GreedyCounts> {
   const until = Date.now() + order.durationMs;
   await Promise.all(
     Array.from({ length: order.loops }, async () => {
-      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      let agent = new Agent({ keepAlive: true, maxSockets: 1 });
       try {
         for (let now = Date.now(); now < until; now = Date.now()) {
           const idle = Math.min(idleFor(order, now), until - now);
-          if (idle > 0) await new Promise((resolve) => setTimeout(resolve, idle));
-          else await readOnce(order, agent, counts);
+          if (idle > 0) {
+            // A connection idle for longer than the server keeps one open is closed by it, and
+            // a request sent as it closes is lost: idle, the loop holds none.
+            agent.destroy();
+            await new Promise((resolve) => setTimeout(resolve, idle));
+            agent = new Agent({ keepAlive: true, maxSockets: 1 });
+          } else {
+            await readOnce(order, agent, counts);
+          }
         }
       } finally {
         agent.destroy();
