@@ -114,13 +114,6 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
     this.read(feed);
   }
 
-  /** How many streams this instance feeds. */
-  get streamCount(): number {
-    let count = 0;
-    for (const feed of this.feeds.values()) count += feed.streams.size;
-    return count;
-  }
-
   private notified(payload: string): void {
     const [projectId] = payload.split(' ');
     const feed = this.feeds.get(projectId);
