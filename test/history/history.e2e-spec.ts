@@ -287,6 +287,23 @@ describe('history and undo', () => {
     }
   });
 
+  it('answers 304 to a revision list or a past state whose tag the client names', async () => {
+    const { project, contents } = await createLayout(api, token);
+    const list = ok(await api.get(`${project}/revisions`, { token }));
+    expect(list.headers.etag).toBe('"h4"');
+    const cached = { token, headers: { 'if-none-match': '"h4"' } };
+    expect((await api.get(`${project}/revisions`, cached)).status).toBe(304);
+    const past = ok(await api.get(`${project}/revisions/2`, { token }));
+    const again = await api.get(`${project}/revisions/2`, {
+      token,
+      headers: { 'if-none-match': past.headers.etag as string },
+    });
+    expect(again.status).toBe(304);
+    // A new revision changes the list's tag, not the past state's.
+    ok(await api.post(contents, { type: 'empty' }, { token }), 201);
+    expect((await api.get(`${project}/revisions`, cached)).status).toBe(200);
+  });
+
   it('deletes the history with the project', async () => {
     const tree = await buildTree(api, token, { blocks: 1, rows: 1, columns: [12], contents: 2 });
     ok(await api.delete(tree.project, { token }), 204);
