@@ -535,6 +535,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -555,6 +558,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $2
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $2
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   s.revision,
@@ -761,6 +795,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -781,6 +818,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $2
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $2
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   t.revision AS previous_revision
@@ -992,6 +1060,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -1012,6 +1083,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $1
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $1
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   i.id,
@@ -1450,6 +1552,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -1470,6 +1575,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $2
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $2
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   t.revision,
@@ -1725,6 +1861,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -1745,6 +1884,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $2
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $2
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   t.revision,
@@ -1976,6 +2146,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -1996,6 +2169,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $2
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $2
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   u.json,

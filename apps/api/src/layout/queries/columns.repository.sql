@@ -393,6 +393,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -413,6 +416,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $1
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $1
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   s.revision,
@@ -616,6 +650,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -636,6 +673,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $1
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $1
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   t.revision AS previous_revision
@@ -855,6 +923,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -875,6 +946,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $3
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $3
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   i.json,
@@ -1287,6 +1389,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -1307,6 +1412,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $1
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $1
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   t.revision,
@@ -1588,6 +1724,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -1608,6 +1747,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $1
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $1
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   t.revision,
@@ -1888,6 +2058,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -1908,6 +2081,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $1
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $1
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   (
@@ -2088,6 +2292,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -2108,6 +2315,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $1
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $1
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   t.revision AS previous_revision,

@@ -315,6 +315,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -335,6 +338,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $1
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $1
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   s.revision,
@@ -526,6 +560,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -546,6 +583,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $1
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $1
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   t.revision AS previous_revision
@@ -747,6 +815,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -767,6 +838,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $1
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $1
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   i.id,
@@ -1167,6 +1269,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -1187,6 +1292,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $1
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $1
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   t.revision,
@@ -1460,6 +1596,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -1480,6 +1619,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $1
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $1
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   t.revision,
@@ -1677,6 +1847,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -1697,6 +1870,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $1
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $1
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   u.json,

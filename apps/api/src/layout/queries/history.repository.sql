@@ -693,7 +693,7 @@ WITH
     WHERE
       b.project_id = $1
   ),
-  updated AS (
+  touched_project AS (
     UPDATE projects p
     SET
       title = h.title,
@@ -720,6 +720,10 @@ WITH
           AND h.revision > p.revision - $3::int
       )
     RETURNING
+      p.id,
+      p.revision,
+      p.title,
+      p.updated_at,
       (
         json_build_object(
           '_id',
@@ -842,12 +846,43 @@ WITH
           )::text
         ) + p.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $1
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $1
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   u.json,
   u.tree_bytes::text AS tree_bytes
 FROM
-  updated u;
+  touched_project u;
 
 -- history.restore-rows
 -- parameters: $1 projectId, $2 revision, $3 kept

@@ -971,7 +971,7 @@ WITH
       p.id = $1
       AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
   ),
-  updated AS (
+  touched_project AS (
     UPDATE projects p
     SET
       title = $2,
@@ -983,6 +983,9 @@ WITH
       p.id = t.id
     RETURNING
       p.id,
+      p.revision,
+      p.title,
+      p.updated_at,
       (
         json_build_object(
           '_id',
@@ -1114,11 +1117,42 @@ WITH
       t.bytes,
       u.tree_bytes
     FROM
-      updated u
+      touched_project u
       JOIN target t ON t.id = u.id
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $1
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $1
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   u.json,
   u.tree_bytes
 FROM
-  updated u;
+  touched_project u;

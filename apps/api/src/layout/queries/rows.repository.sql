@@ -374,6 +374,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -394,6 +397,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $3
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $3
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   s.revision,
@@ -581,6 +615,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -601,6 +638,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $3
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $3
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   t.revision AS previous_revision
@@ -793,6 +861,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -813,6 +884,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $2
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $2
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   i.id,
@@ -1223,6 +1325,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -1243,6 +1348,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $3
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $3
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   t.revision,
@@ -1490,6 +1626,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -1510,6 +1649,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $3
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $3
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   t.revision,
@@ -1775,6 +1945,9 @@ WITH
     RETURNING
       x.id,
       x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
       (
         octet_length(
           (
@@ -1795,6 +1968,37 @@ WITH
           )::text
         ) + x.children_bytes
       ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title
+    FROM
+      touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  ),
+  pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE
+      h.project_id = $3
+      AND t.revision % 16 = 0
+      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+  ),
+  pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE
+      v.project_id = $3
+      AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
   )
 SELECT
   u.json,

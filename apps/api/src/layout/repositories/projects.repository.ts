@@ -156,13 +156,14 @@ const RETITLE = treeWriteStatement<
   with: `target AS (
      SELECT p.id, ${projectBytes('p')} AS bytes FROM projects p
      WHERE p.id = $projectId AND ${WRITE_REVISION} IS NOT NULL),
-   updated AS (
+   touched_project AS (
      UPDATE projects p SET title = $title, revision = ${WRITE_REVISION}, updated_at = now()
      FROM target t WHERE p.id = t.id
-     RETURNING p.id, (${projectJson('p')})::text AS json, ${projectBytes('p')} AS tree_bytes)`,
+     RETURNING p.id, p.revision, p.title, p.updated_at, (${projectJson('p')})::text AS json,
+       ${projectBytes('p')} AS tree_bytes)`,
   changed: `SELECT t.id, NULL::uuid, NULL::uuid, t.bytes, u.tree_bytes
-    FROM updated u JOIN target t ON t.id = u.id`,
-  select: `SELECT u.json, u.tree_bytes FROM updated u`,
+    FROM touched_project u JOIN target t ON t.id = u.id`,
+  select: `SELECT u.json, u.tree_bytes FROM touched_project u`,
 });
 
 // Deleting a project deletes its tree (the foreign keys cascade): nothing is left to follow.

@@ -1,6 +1,6 @@
 import { sqlStatement, type SqlStatement } from '../../../database/sql-statement';
 import { projectBytes } from './documents.sql';
-import { WRITE_REVISION } from './paths.sql';
+import { KEPT_REVISIONS, WRITE_REVISION } from './paths.sql';
 import {
   levelAndAncestors,
   type ParentLevel,
@@ -47,6 +47,38 @@ export interface TreeWriteParts {
 }
 
 /**
+ * CTEs that record the write's revision in the project's history (a `revisions` row: what the
+ * request did and the path it addressed, as locking the project set them, with the project's
+ * title and time after the write), and prune the history past what is kept, every 16th
+ * revision. They read `touched_project`, the project's row as the write left it (`id`,
+ * `revision`, `title`, `updated_at`): none when the write changed nothing, so a refused or empty
+ * write records nothing. A second statement of one write meets the row the first recorded.
+ *
+ * In the statement rather than in a trigger on `projects`: a trigger ran a PL/pgSQL call for
+ * every write, behind the project's lock (measured in bench/results/changes.md). The nodes'
+ * versions stay with the triggers on the node tables, which see every node a cascade deletes or
+ * a copy inserts.
+ */
+export const RECORD_REVISION = [
+  `recorded_revision AS (
+    INSERT INTO revisions AS h (project_id, revision, created_at, operation, path, title)
+    SELECT t.id, t.revision, t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id), t.title
+    FROM touched_project t
+    ON CONFLICT (project_id, revision) DO UPDATE
+      SET created_at = EXCLUDED.created_at, title = EXCLUDED.title)`,
+  `pruned_revisions AS (
+    DELETE FROM revisions h USING touched_project t
+    WHERE h.project_id = $projectId AND t.revision % 16 = 0
+      AND h.revision <= t.revision - ${KEPT_REVISIONS})`,
+  `pruned_versions AS (
+    DELETE FROM node_versions v USING touched_project t
+    WHERE v.project_id = $projectId AND t.revision % 16 = 0
+      AND v.to_revision <= t.revision - ${KEPT_REVISIONS} + 1)`,
+];
+
+/**
  * A write statement of the tree: `parts.with` writes nodes of `level`, `parts.changed` states
  * what it changed, and the ancestors follow from that (followChanges), in the same statement.
  * Every statement that writes the tree is made here, so none can leave its ancestors behind.
@@ -60,6 +92,7 @@ export function treeWriteStatement<P extends object, R>(
     ...(parts.with.trim() === '' ? [] : [parts.with]),
     `changed ${CHANGED_COLUMNS} AS (${parts.changed})`,
     ...followChanges(level, parts.parents),
+    ...RECORD_REVISION,
   ];
   const statement = sqlStatement<P, R>(name, `WITH ${ctes.join(',\n')}\n${parts.select}`);
   TREE_WRITES.add(statement.name);
@@ -89,7 +122,7 @@ export function isTreeWrite(statement: { name: string }): boolean {
  * the same ancestor reached from two changes (a move between two columns of one row) is
  * updated once, with the sum. Nothing is touched when nothing changed (`changed` empty). A
  * node of level `project` has no parent: a statement that changes the project's own members
- * updates its row itself.
+ * updates its row itself, in a CTE named `touched_project` (see RECORD_REVISION).
  */
 export function followChanges(level: TreeLevel, parents: Parents): string[] {
   if (level === 'project') return [];
@@ -191,6 +224,8 @@ const withinProject = (level: TreeLevel) =>
 
 /** What a touched level passes up (its parent, its change in bytes), or the project's size. */
 function returned(level: ParentLevel, delta: string): string {
-  if (level === 'project') return `${projectBytes('x')} AS tree_bytes`;
+  if (level === 'project') {
+    return `x.revision, x.title, x.updated_at, ${projectBytes('x')} AS tree_bytes`;
+  }
   return `x.${TREE_LEVELS[level].parentColumn} AS up, ${delta} AS bytes`;
 }

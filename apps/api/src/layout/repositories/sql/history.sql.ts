@@ -9,6 +9,7 @@ import {
   projectJson,
   rowWith,
 } from './documents.sql';
+import { RECORD_REVISION } from './changes.sql';
 import { WRITE_REVISION } from './paths.sql';
 import { type ChildLevel, TREE_LEVELS } from './tree-levels';
 
@@ -208,12 +209,14 @@ const RESTORE_PROJECT = sqlStatement<RestoreParams, { json: string; tree_bytes: 
      s AS (SELECT count(b.id)::int AS n,
          (COALESCE(sum(${nodeBytes.block('b')}), 0) + 2 * GREATEST(count(b.id) - 1, 0))::bigint AS bytes
        FROM blocks b WHERE b.project_id = $projectId),
-     updated AS (
+     touched_project AS (
        UPDATE projects p SET title = h.title, child_count = s.n, children_bytes = s.bytes,
          revision = ${WRITE_REVISION}, list_revision = ${WRITE_REVISION}, updated_at = now()
        FROM h, s WHERE p.id = $projectId AND ${RESTORING}
-       RETURNING (${projectJson('p')})::text AS json, ${projectBytes('p')} AS tree_bytes)
-   SELECT u.json, u.tree_bytes::text AS tree_bytes FROM updated u`,
+       RETURNING p.id, p.revision, p.title, p.updated_at, (${projectJson('p')})::text AS json,
+         ${projectBytes('p')} AS tree_bytes),
+     ${RECORD_REVISION.join(',\n     ')}
+   SELECT u.json, u.tree_bytes::text AS tree_bytes FROM touched_project u`,
 );
 
 /** A restore's statements, in the order they run. */

@@ -42,6 +42,9 @@ export function ownedPath(level: TreeLevel): string {
  */
 export const WRITE_REVISION = `NULLIF(current_setting('layout.revision', true), '')::int`;
 
+/** How many revisions the history keeps (HISTORY_REVISIONS), as locking the project set it. */
+export const KEPT_REVISIONS = `NULLIF(current_setting('layout.history_revisions', true), '')::int`;
+
 /**
  * The node of `level` on the request's path, inside a write that holds the project's lock:
  * nothing when the lock found no project of the caller's, so that a statement queued behind
