@@ -486,4 +486,33 @@ describe('conditional requests with REQUIRE_IF_MATCH=true', () => {
     );
     expect(copied.status).toBe(201);
   });
+
+  it('answers 428 to a restore without If-Match, changing nothing, and restores with it', async () => {
+    const layout = await createLayout(api, token);
+    const before = await api.get(layout.project, { token });
+    const past = before.body.revision as number;
+    expect(
+      (await api.put(layout.column, { size: 5 }, { token, headers: { 'if-match': '*' } })).status,
+    ).toBe(200);
+    const current = await api.get(layout.project, { token });
+    const restore = `${layout.project}/revisions/${past}/restore`;
+
+    const refused = await api.post(restore, {}, { token });
+    expect(refused.status).toBe(428);
+    expect(refused.body).toMatchObject({ type: '/problems/precondition-required', status: 428 });
+    expect((await api.get(layout.project, { token })).body).toEqual(current.body);
+
+    const restored = await api.post(
+      restore,
+      {},
+      {
+        token,
+        headers: { 'if-match': current.headers.etag as string },
+      },
+    );
+    expect(restored.status).toBe(200);
+    const after = await api.get(layout.project, { token });
+    expect(after.body.revision).toBe((current.body.revision as number) + 1);
+    expect(after.body.blocks).toEqual(before.body.blocks);
+  });
 });
