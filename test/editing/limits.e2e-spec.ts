@@ -209,6 +209,51 @@ describe('limits', () => {
     expect((await api.post(layout.contents, big(90_000), { token })).status).toBe(201);
   }, 60_000);
 
+  it('refuses a restore whose answer would pass the size limit, changing nothing', async () => {
+    // A past state within the limit passes it again when restored only by its answer's longer
+    // revision: exactly at the limit at revision 99, restored as revision 101.
+    const layout = await createLayout(api, token, 4);
+    const read = () => api.get(layout.project, { token });
+    const size = async () => Buffer.byteLength((await read()).text);
+    const expectWritten = (response: Response) => expect(response.status).toBeLessThan(300);
+    const fill = () => api.post(layout.contents, quoteOf(200_000), { token });
+    // What one filling content adds, so that the big project is read only a few times.
+    const empty = await size();
+    expectWritten(await fill());
+    const fills = Math.floor((PROJECT_TREE_MAX_BYTES - 20_000 - empty) / ((await size()) - empty));
+    const afterFills = ((await read()).body.revision as number) + fills - 1;
+    // Retitles while the project is small take it to where the fills and a filler end at 98.
+    for (let revision = afterFills; revision < 97; revision += 1) {
+      expectWritten(await api.put(layout.project, { title: `T${revision % 2}` }, { token }));
+    }
+    for (let i = 1; i < fills; i += 1) expectWritten(await fill());
+    const filler = (await api.post(layout.contents, quoteOf(1_000), { token })).headers
+      .location as string;
+    const room = PROJECT_TREE_MAX_BYTES - (await size());
+    expectWritten(await api.put(filler, quoteOf(1_000 + room), { token }));
+    const full = await read();
+    expect([full.body.revision, Buffer.byteLength(full.text)]).toEqual([
+      99,
+      PROJECT_TREE_MAX_BYTES,
+    ]);
+    expect((await api.delete(filler, { token })).status).toBe(204);
+    const before = await read();
+
+    const refused = await api.post(
+      `${layout.project}/revisions/99/restore`,
+      {},
+      {
+        token,
+        headers: { 'if-match': before.headers.etag as string },
+      },
+    );
+    expectLimit(refused, PROJECT_TREE_MAX_BYTES);
+    expect((await read()).text).toBe(before.text);
+    const restored = await api.post(`${layout.project}/revisions/98/restore`, {}, { token });
+    expect(restored.status).toBe(200);
+    expect(Buffer.byteLength(restored.text)).toBeLessThan(PROJECT_TREE_MAX_BYTES);
+  }, 60_000);
+
   it('takes any position from 0 to 2^53 - 1; past the end is the end', async () => {
     const layout = await createLayout(api, token);
     const first = await api.post(layout.contents, { type: 'empty' }, { token });
