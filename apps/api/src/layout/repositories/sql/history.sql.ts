@@ -13,9 +13,9 @@ import { RECORD_REVISION } from './changes.sql';
 import { WRITE_REVISION } from './paths.sql';
 import { type ChildLevel, TREE_LEVELS } from './tree-levels';
 
-// The history of a project, as the triggers of the migration `history` record it: a row of
-// `revisions` per revision, and each node's members and place over a range of revisions in
-// `node_versions`. A project's state at revision n is the versions whose range holds n.
+// The history of a project: a row of `revisions` per revision (RECORD_REVISION, changes.sql.ts),
+// and each node's members and place over a range of revisions in `node_versions` (the triggers
+// of the migration `history`). A project's state at revision n is the versions whose range holds n.
 
 /** The versions of the project's nodes at revision `$revision` (alias `v`). */
 export const STATE_AT = `node_versions v WHERE v.project_id = $projectId
