@@ -58,7 +58,7 @@ export function renderHistory(results: RunResults): string[] {
         'between two rows, back and forth (after two not measured). Per revision: the rows it ' +
         'added (`node_versions` rows from that revision and its `revisions` row, by ' +
         '`pg_column_size`), and the growth of both tables with their TOAST and indexes ' +
-        '(`pg_total_relation_size`, from a `VACUUM` of both right before the series to its end: ' +
+        '(`pg_total_relation_size`, from a `VACUUM FULL` of both right before the series, which leaves no free space in their pages, to its end: ' +
         'it includes the dead copy of each version a write closes and the index entries of ' +
         'both, until a vacuum frees them). The growth comes in 8 KiB pages, so over a few ' +
         'hundred revisions it is good to about ±15 %; the rows are exact.',

@@ -46,8 +46,8 @@ export interface StoredPerRevision {
   revisionBytes: number;
   /**
    * Growth of `node_versions` + `revisions` (pg_total_relation_size: heap, TOAST, indexes) per
-   * revision, from a VACUUM right before the series: the dead copy of each version a write
-   * closes included.
+   * revision, from a VACUUM FULL right before the series: the dead copy of each version a
+   * write closes included.
    */
   diskBytes: number;
   /** Of which the indexes. */
@@ -227,8 +227,9 @@ async function measureStored(
   for (let n = 0; n < Math.max(1, counts.prime); n++) last = await write(n);
   const first = last;
   // Every series from the same state: no dead rows left by what ran before it (nor an
-  // autovacuum of them falling into it), the free-space map up to date.
-  await db.query('VACUUM node_versions, revisions');
+  // autovacuum of them falling into it), and no free space in the tables' pages, which would
+  // take a series' rows without growing them (a plain VACUUM left some: 0 B per revision).
+  await db.query('VACUUM FULL node_versions, revisions');
   const before = await historyDisk(db);
   const latencies: number[] = [];
   for (let n = counts.prime; n < counts.prime + counts.repetitions; n++) {
@@ -301,7 +302,7 @@ async function buildLargeProject(url: string, token: string) {
  * the large one also MOVE_REPETITIONS moves of a column of 20 contents between the first two
  * rows, back and forth (after two not measured). Each series is measured by the rows its
  * revisions added (`node_versions` from that revision, the `revisions` row; pg_column_size) and
- * by the growth of both tables with their indexes, from a VACUUM of both just before it. The
+ * by the growth of both tables with their indexes, from a VACUUM FULL of both just before it. The
  * projects are deleted afterwards.
  */
 export async function measureHistoryBytes(

@@ -1,10 +1,9 @@
--- Measured (bench/results/changes.md): the trigger that recorded each revision from the
--- project's row cost every write a PL/pgSQL call behind the project's lock, most of what the
--- history added to a write. The statements that change the tree record their revision
--- themselves, in the same statement (RECORD_REVISION in
+-- A revision's row is written by the statement that makes the revision, with the rest of what
+-- follows from its `changed` nodes (RECORD_REVISION in
 -- apps/api/src/layout/repositories/sql/changes.sql.ts, which every tree write and a restore
--- include), with the pruning. A new project, or a project's copy, is still recorded here, on
--- insert: it is rare, and its row is made by statements outside the tree's.
+-- include), and so is the pruning: the trigger on the project's row is dropped. A new project,
+-- or a project's copy, is still recorded here, on insert: its row is made outside the tree's
+-- statements. The nodes' versions stay with the triggers of the migration `history`.
 
 DROP TRIGGER "projects_record_revision_update" ON "projects";
 

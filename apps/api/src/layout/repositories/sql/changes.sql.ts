@@ -54,10 +54,10 @@ export interface TreeWriteParts {
  * `revision`, `title`, `updated_at`): none when the write changed nothing, so a refused or empty
  * write records nothing. A second statement of one write meets the row the first recorded.
  *
- * In the statement rather than in a trigger on `projects`: a trigger ran a PL/pgSQL call for
- * every write, behind the project's lock (measured in bench/results/changes.md). The nodes'
+ * In the statement, with the rest of what follows from `changed`, rather than in a trigger on
+ * `projects`: the revision is a fact of the write, which the statement knows. The nodes'
  * versions stay with the triggers on the node tables, which see every node a cascade deletes or
- * a copy inserts.
+ * a copy inserts (bench/results/changes.md says what each costs).
  */
 export const RECORD_REVISION = [
   `recorded_revision AS (
