@@ -404,8 +404,10 @@ describe('the write statements of the tree', () => {
     it('gives every node it makes the write’s revision', async () => {
       const { sent } = await recorded(copy);
       const text = sent[0].statement.text;
+      // One insert per level copied, besides the revision's row (RECORD_REVISION).
       const inserts = text.split('INSERT INTO ').length - 1;
-      expect(inserts).toBe(tables.length);
+      expect(inserts).toBe(tables.length + 1);
+      expect(text).toContain('INSERT INTO revisions ');
       expect(text.split(`${WRITE_REVISION} IS NOT NULL`).length).toBeGreaterThan(1);
     });
 
