@@ -21,6 +21,7 @@ describe('live changes', () => {
   let apps: NestFastifyApplication[];
   let apis: Api[];
   let token: string;
+  let username: string;
   let db: Client;
   const streams: EventStreamClient[] = [];
 
@@ -28,7 +29,7 @@ describe('live changes', () => {
     const env = { EVENTS_HEARTBEAT_MS: '300' };
     apps = await Promise.all([startTestApp(env), startTestApp(env)]);
     apis = apps.map((app) => new Api(app));
-    ({ token } = await apis[0].newAccount('events'));
+    ({ token, username } = await apis[0].newAccount('events'));
     db = new Client({ connectionString: process.env.LAYOUT_TEST_DATABASE_URL });
     await db.connect();
   });
@@ -222,6 +223,40 @@ describe('live changes', () => {
       401,
     );
     expect((await open(apps[0], `${project}/events?ticket=short`, {})).status).toBe(400);
+  });
+
+  it('ends the streams of a revoked token on every instance, and refuses its tickets', async () => {
+    const { project, contents } = await createLayout(apis[0], token);
+    const signIn = async () =>
+      (
+        await apis[0].post('/accounts/auth/token', {
+          username,
+          password: 'correct horse battery staple',
+        })
+      ).body.token as string;
+    const [revoked, kept] = [await signIn(), await signIn()];
+    const bearer = (bearerToken: string) => ({ authorization: `Bearer ${bearerToken}` });
+    const ticketFor = async (holder: string) =>
+      (await apis[0].post(`${project}/events/tickets`, undefined, { token: holder })).body
+        .ticket as string;
+    const byToken = await open(apps[1], `${project}/events`, bearer(revoked));
+    const byTicket = await open(
+      apps[0],
+      `${project}/events?ticket=${await ticketFor(revoked)}`,
+      {},
+    );
+    const unused = await ticketFor(revoked);
+    const other = await open(apps[1], `${project}/events`, bearer(kept));
+    expect([byToken.status, byTicket.status, other.status]).toEqual([200, 200, 200]);
+
+    expect((await apis[0].delete('/accounts/auth/token', { token: revoked })).status).toBe(204);
+    await Promise.all([byToken.ended, byTicket.ended]);
+    expect([byToken.endedCleanly, byTicket.endedCleanly]).toEqual([true, true]);
+    expect((await open(apps[0], `${project}/events?ticket=${unused}`, {})).status).toBe(401);
+    expect((await open(apps[0], `${project}/events`, bearer(revoked))).status).toBe(401);
+    // The account's other token keeps its stream.
+    const made = await apis[0].post(contents, { type: 'empty' }, { token: kept });
+    await until(other, revisionOf(made));
   });
 
   it('answers 404 for another account’s project, with a token or for a ticket', async () => {

@@ -1,7 +1,7 @@
-import { type AuthenticatedAccount } from '../common/auth/authenticated-account';
+import { type BearerSession } from '../common/auth/authenticated-account';
 
 /** The caller, as the bearer strategy knows it: the account, and the token of this request. */
-export interface SignedInAccount extends AuthenticatedAccount {
+export interface SignedInAccount extends BearerSession {
   readonly token: {
     /** Its SHA-256, what is stored: revoking it names it so. */
     readonly hash: string;

@@ -1,6 +1,6 @@
 import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import { type FastifyRequest } from 'fastify';
-import { type AuthenticatedAccount } from '../auth/authenticated-account';
+import { type BearerSession } from '../auth/authenticated-account';
 
 export const ACCEPTS_TICKET = 'layout:acceptsTicket';
 
@@ -11,8 +11,8 @@ export const ACCEPTS_TICKET = 'layout:acceptsTicket';
  */
 export const AcceptsTicket = () => SetMetadata(ACCEPTS_TICKET, true);
 
-/** The account of the bearer token, or undefined on a request that came with a ticket. */
+/** The caller with its bearer token, or undefined on a request that came with a ticket. */
 export const OptionalAccount = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): AuthenticatedAccount | undefined =>
-    context.switchToHttp().getRequest<FastifyRequest & { user?: AuthenticatedAccount }>().user,
+  (_data: unknown, context: ExecutionContext): BearerSession | undefined =>
+    context.switchToHttp().getRequest<FastifyRequest & { user?: BearerSession }>().user,
 );

@@ -2,8 +2,8 @@ import { Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@ne
 import { ApiHeader, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
 import { EventTicketResponse, StreamEventsQueryDto } from '@layout/contracts';
-import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
-import { CurrentAccount } from '../../common/decorators/current-account.decorator';
+import { type BearerSession } from '../../common/auth/authenticated-account';
+import { CurrentSession } from '../../common/decorators/current-account.decorator';
 import { AcceptsTicket, OptionalAccount } from '../../common/decorators/optional-account.decorator';
 import { openEventStream } from '../../common/http/event-stream-response';
 import { NoStore } from '../../common/http/cache-control';
@@ -39,7 +39,8 @@ export class EventsController {
       'line comes at least every 15 s. An account has at most 10 streams open (429 beyond). ' +
       "Authenticate with the bearer token, or, from a browser's `EventSource`, with a ticket " +
       'from `POST /projects/<p>/events/tickets` as `?ticket=`. A client that does not read is ' +
-      'cut off; the stream ends when the service shuts down (reconnect).',
+      'cut off; the stream ends when the service shuts down (reconnect), and when the token ' +
+      'that opened it, or asked for its ticket, is revoked.',
   })
   @ApiHeader({
     name: 'Last-Event-ID',
@@ -55,7 +56,7 @@ export class EventsController {
   })
   @ApiProblems('validation', 'notFound', 'tooManyStreams')
   async stream(
-    @OptionalAccount() account: AuthenticatedAccount | undefined,
+    @OptionalAccount() account: BearerSession | undefined,
     @Param() path: ProjectPath,
     @Query() query: StreamEventsQueryDto,
     @Headers('last-event-id') lastEventId: string | undefined,
@@ -63,7 +64,7 @@ export class EventsController {
   ): Promise<void> {
     const opened = await this.events.open({
       projectId: path.projectId,
-      accountId: account?.id,
+      session: account && { accountId: account.id, tokenHash: account.token.hash },
       ticket: account === undefined ? query.ticket : undefined,
       lastEventId: lastEventId ?? query.lastEventId,
     });
@@ -88,9 +89,13 @@ export class EventsController {
   )
   @ApiProblems('notFound')
   issueTicket(
-    @CurrentAccount() account: AuthenticatedAccount,
+    @CurrentSession() session: BearerSession,
     @Param() path: ProjectPath,
   ): Promise<Representation<EventTicketResponse>> {
-    return this.events.issueTicket({ accountId: account.id, ...path });
+    return this.events.issueTicket({
+      accountId: session.id,
+      tokenHash: session.token.hash,
+      ...path,
+    });
   }
 }

@@ -12,7 +12,7 @@ import { DatabaseNotifications, type Unsubscribe } from '../../database/notifica
 import { EventsRepository } from '../repositories/events.repository';
 import { type EventStream } from './event-stream';
 
-/** The channel the history's trigger notifies: `<project id> <revision>`, at commit. */
+/** The channel on which a project's change is announced once committed: its id (ChangeAnnouncer). */
 export const CHANGES_CHANNEL = 'layout_changes';
 
 /** Revisions one read of the history brings at most (a stream far behind reads several). */
@@ -28,8 +28,8 @@ interface ProjectFeed {
 }
 
 /**
- * Feeds this instance's event streams from the projects' history. A revision's NOTIFY (sent by
- * the history's trigger at commit, on any instance) only says that a project has more: the
+ * Feeds this instance's event streams from the projects' history. A change's NOTIFY (sent once
+ * it has committed, by the instance that wrote it) only says that a project has more: the
  * revisions themselves are read from the `revisions` table, after what the project's streams
  * have sent, one read at a time per project and shared by its streams. So a NOTIFY that is lost
  * or comes out of order loses nothing: the next read of the history fills the gap. Reads
@@ -37,7 +37,8 @@ interface ProjectFeed {
  * meanwhile was missed), and with every keep-alive, which bounds how late a revision whose
  * NOTIFY was lost arrives even if no other follows.
  *
- * The keep-alive also renews this instance's leases on its streams (the per-account count).
+ * The keep-alive also renews this instance's leases on its streams (the per-account count), and
+ * ends those whose token was revoked since.
  */
 @Injectable()
 export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
@@ -134,9 +135,23 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
     }
     this.readAll();
     if (ids.length === 0) return;
-    outsideAnyRequest(() => this.events.renewStreams(this.db, ids, this.leaseMs)).catch(
+    outsideAnyRequest(() => this.events.renewStreams(this.db, ids, this.leaseMs)).then(
+      (renewed) => this.endUnless(renewed, ids),
       (error: unknown) => this.logger.warn(`Could not renew the streams' leases: ${String(error)}`),
     );
+  }
+
+  /**
+   * Ends the streams of `ids` that were not renewed: their token was revoked (which deleted
+   * their leases) or has expired, or their lease ran out and its slot went to another stream.
+   * The client reconnects, and is asked for a valid token.
+   */
+  private endUnless(renewed: Set<string>, ids: string[]): void {
+    const gone = new Set(ids.filter((id) => !renewed.has(id)));
+    if (gone.size === 0) return;
+    for (const feed of this.feeds.values()) {
+      for (const stream of feed.streams) if (gone.has(stream.owner.streamId)) stream.end();
+    }
   }
 
   /** Reads the project's history after what its streams sent, until they have it all. */

@@ -73,7 +73,7 @@ export class EventStream {
     if (this.open) this.send(commentLine('keep-alive'));
   }
 
-  /** Ends the stream cleanly (the service is stopping, or the project is gone). */
+  /** Ends the stream cleanly (the service is stopping, the project is gone, its token revoked). */
   end(): void {
     if (this.open) this.sink.end();
   }

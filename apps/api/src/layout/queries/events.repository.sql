@@ -19,7 +19,7 @@ WHERE
   AND p.owner_id = $2;
 
 -- events.issue-ticket
--- parameters: $1 accountId, $2 ticketHash, $3 ttlSeconds, $4 projectId
+-- parameters: $1 accountId, $2 tokenHash, $3 ticketHash, $4 ttlSeconds, $5 projectId
 WITH
   expired AS (
     DELETE FROM event_tickets t
@@ -27,18 +27,31 @@ WITH
       t.account_id = $1
       AND t.expires_at < now()
   ),
+  token AS (
+    SELECT
+      tk.token_hash
+    FROM
+      access_tokens tk
+    WHERE
+      tk.token_hash = $2
+      AND tk.account_id = $1
+      AND tk.expires_at > now()
+    FOR KEY SHARE
+  ),
   issued AS (
     INSERT INTO
-      event_tickets (ticket_hash, account_id, project_id, expires_at)
+      event_tickets (ticket_hash, account_id, project_id, expires_at, token_hash)
     SELECT
-      $2,
+      $3,
       p.owner_id,
       p.id,
-      now() + $3::int * interval '1 second'
+      now() + $4::int * interval '1 second',
+      t.token_hash
     FROM
-      projects p
+      projects p,
+      token t
     WHERE
-      p.id = $4
+      p.id = $5
       AND p.owner_id = $1
     RETURNING
       true AS issued
@@ -60,7 +73,7 @@ WHERE
 FOR UPDATE;
 
 -- events.open-stream
--- parameters: $1 accountId, $2 streamId, $3 leaseMs, $4 max
+-- parameters: $1 accountId, $2 tokenHash, $3 streamId, $4 leaseMs, $5 max
 WITH
   expired AS (
     DELETE FROM event_streams s
@@ -76,22 +89,50 @@ WITH
     WHERE
       s.account_id = $1
       AND s.expires_at > now()
+  ),
+  token AS (
+    SELECT
+      tk.token_hash
+    FROM
+      access_tokens tk
+    WHERE
+      tk.token_hash = $2
+      AND tk.account_id = $1
+      AND tk.expires_at > now()
+    FOR KEY SHARE
+  ),
+  inserted AS (
+    INSERT INTO
+      event_streams (id, account_id, expires_at, token_hash)
+    SELECT
+      $3,
+      a.id,
+      now() + $4::int * interval '1 millisecond',
+      t.token_hash
+    FROM
+      accounts a,
+      open o,
+      token t
+    WHERE
+      a.id = $1
+      AND a.deleted_at IS NULL
+      AND o.n < $5::int
+    RETURNING
+      id
   )
-INSERT INTO
-  event_streams (id, account_id, expires_at)
 SELECT
-  $2,
-  a.id,
-  now() + $3::int * interval '1 millisecond'
-FROM
-  accounts a,
-  open o
-WHERE
-  a.id = $1
-  AND a.deleted_at IS NULL
-  AND o.n < $4::int
-RETURNING
-  id;
+  EXISTS (
+    SELECT
+      1
+    FROM
+      token
+  ) AS token_valid,
+  EXISTS (
+    SELECT
+      1
+    FROM
+      inserted
+  ) AS opened;
 
 -- events.redeem-ticket
 -- parameters: $1 ticketHash, $2 projectId
@@ -101,6 +142,7 @@ WHERE
   AND t.project_id = $2
 RETURNING
   t.account_id,
+  t.token_hash,
   t.expires_at > now() AS valid;
 
 -- events.renew-streams
@@ -109,7 +151,18 @@ UPDATE event_streams s
 SET
   expires_at = now() + $1::int * interval '1 millisecond'
 WHERE
-  s.id = ANY ($2::uuid[]);
+  s.id = ANY ($2::uuid[])
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      access_tokens tk
+    WHERE
+      tk.token_hash = s.token_hash
+      AND tk.expires_at > now()
+  )
+RETURNING
+  s.id;
 
 -- events.revisions-after
 -- parameters: $1 after, $2 kept, $3 limit, $4 projectId

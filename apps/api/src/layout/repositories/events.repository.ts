@@ -35,18 +35,31 @@ const AFTER = sqlStatement<
    ORDER BY h.revision`,
 );
 
-// A ticket of the caller's project; the account's expired ones go at the same time.
+/**
+ * The caller's token, while it is valid, locked against its revocation until the statement's
+ * transaction ends: what is tied to it (a ticket, a stream's lease) is inserted only if the token
+ * is still there, and so never fails its foreign key when a revocation comes in between.
+ */
+const VALID_TOKEN = `token AS (
+       SELECT tk.token_hash FROM access_tokens tk
+       WHERE tk.token_hash = $tokenHash AND tk.account_id = $accountId AND tk.expires_at > now()
+       FOR KEY SHARE)`;
+
+// A ticket of the caller's project, tied to the caller's token; the account's expired ones go
+// at the same time.
 const ISSUE_TICKET = sqlStatement<
-  ProjectScope & { ticketHash: string; ttlSeconds: number },
+  ProjectScope & { ticketHash: string; ttlSeconds: number; tokenHash: string },
   { issued: boolean }
 >(
   'events.issue-ticket',
   `WITH expired AS (DELETE FROM event_tickets t
        WHERE t.account_id = $accountId AND t.expires_at < now()),
+     ${VALID_TOKEN},
      issued AS (
-       INSERT INTO event_tickets (ticket_hash, account_id, project_id, expires_at)
-       SELECT $ticketHash, p.owner_id, p.id, now() + $ttlSeconds::int * interval '1 second'
-       FROM projects p WHERE p.id = $projectId AND p.owner_id = $accountId
+       INSERT INTO event_tickets (ticket_hash, account_id, project_id, expires_at, token_hash)
+       SELECT $ticketHash, p.owner_id, p.id, now() + $ttlSeconds::int * interval '1 second',
+         t.token_hash
+       FROM projects p, token t WHERE p.id = $projectId AND p.owner_id = $accountId
        RETURNING true AS issued)
    SELECT i.issued FROM issued i`,
 );
@@ -54,11 +67,11 @@ const ISSUE_TICKET = sqlStatement<
 // Used once, whatever it finds: a ticket of another project stays unused and answers nothing.
 const REDEEM_TICKET = sqlStatement<
   { projectId: string; ticketHash: string },
-  { account_id: string; valid: boolean }
+  { account_id: string; token_hash: string; valid: boolean }
 >(
   'events.redeem-ticket',
   `DELETE FROM event_tickets t WHERE t.ticket_hash = $ticketHash AND t.project_id = $projectId
-   RETURNING t.account_id, t.expires_at > now() AS valid`,
+   RETURNING t.account_id, t.token_hash, t.expires_at > now() AS valid`,
 );
 
 // The account's row lock serialises the openings of its streams, on every instance: the count
@@ -69,31 +82,44 @@ const LOCK_ACCOUNT = sqlStatement<{ accountId: string }, { id: string }>(
 );
 
 const OPEN_STREAM = sqlStatement<
-  { accountId: string; streamId: string; leaseMs: number; max: number },
-  { id: string }
+  { accountId: string; streamId: string; leaseMs: number; max: number; tokenHash: string },
+  { token_valid: boolean; opened: boolean }
 >(
   'events.open-stream',
   `WITH expired AS (DELETE FROM event_streams s
        WHERE s.account_id = $accountId AND s.expires_at <= now()),
      open AS (SELECT count(*) AS n FROM event_streams s
-       WHERE s.account_id = $accountId AND s.expires_at > now())
-   INSERT INTO event_streams (id, account_id, expires_at)
-   SELECT $streamId, a.id, now() + $leaseMs::int * interval '1 millisecond'
-   FROM accounts a, open o
-   WHERE a.id = $accountId AND a.deleted_at IS NULL AND o.n < $max::int
-   RETURNING id`,
+       WHERE s.account_id = $accountId AND s.expires_at > now()),
+     ${VALID_TOKEN},
+     inserted AS (
+       INSERT INTO event_streams (id, account_id, expires_at, token_hash)
+       SELECT $streamId, a.id, now() + $leaseMs::int * interval '1 millisecond', t.token_hash
+       FROM accounts a, open o, token t
+       WHERE a.id = $accountId AND a.deleted_at IS NULL AND o.n < $max::int
+       RETURNING id)
+   SELECT EXISTS (SELECT 1 FROM token) AS token_valid, EXISTS (SELECT 1 FROM inserted) AS opened`,
 );
 
-const RENEW_STREAMS = sqlStatement<{ ids: string[]; leaseMs: number }, never>(
+// Only while the token the stream was opened with is valid: a revocation deletes the lease
+// (the foreign key cascades); an expired token's stream is not renewed either.
+const RENEW_STREAMS = sqlStatement<{ ids: string[]; leaseMs: number }, { id: string }>(
   'events.renew-streams',
   `UPDATE event_streams s SET expires_at = now() + $leaseMs::int * interval '1 millisecond'
-   WHERE s.id = ANY ($ids::uuid[])`,
+   WHERE s.id = ANY ($ids::uuid[]) AND EXISTS (SELECT 1 FROM access_tokens tk
+     WHERE tk.token_hash = s.token_hash AND tk.expires_at > now())
+   RETURNING s.id`,
 );
 
 const CLOSE_STREAMS = sqlStatement<{ ids: string[] }, never>(
   'events.close-streams',
   `DELETE FROM event_streams s WHERE s.id = ANY ($ids::uuid[])`,
 );
+
+/** Whose a stream is: an account, by the token it was opened with (or its ticket's). */
+export interface StreamSession {
+  readonly accountId: string;
+  readonly tokenHash: string;
+}
 
 /** One recorded revision, as a stream sends it. */
 export interface RecordedRevision {
@@ -134,38 +160,49 @@ export class EventsRepository {
   /** Stores a ticket's digest for the caller's project; false when the project is not theirs. */
   async issueTicket(
     db: SqlSession,
-    scope: ProjectScope,
+    session: ProjectScope & { tokenHash: string },
     ticketHash: string,
     ttlSeconds: number,
   ): Promise<boolean> {
-    return (await db.row(ISSUE_TICKET, { ...scope, ticketHash, ttlSeconds }))?.issued === true;
+    return (await db.row(ISSUE_TICKET, { ...session, ticketHash, ttlSeconds }))?.issued === true;
   }
 
-  /** The account of a ticket of this project, used up by this call; undefined if none is valid. */
+  /**
+   * The account and token of a ticket of this project, used up by this call; undefined if none
+   * is valid.
+   */
   async redeemTicket(
     db: SqlSession,
     projectId: string,
     ticketHash: string,
-  ): Promise<string | undefined> {
+  ): Promise<StreamSession | undefined> {
     const row = await db.row(REDEEM_TICKET, { projectId, ticketHash });
-    return row?.valid ? row.account_id : undefined;
+    return row?.valid ? { accountId: row.account_id, tokenHash: row.token_hash } : undefined;
   }
 
   /**
-   * Counts a new stream of the account, if it has fewer than `max` open on all instances:
-   * behind the account's row lock, in the transaction whose round this is.
+   * Counts a new stream of the account, if its token is still valid and it has fewer than `max`
+   * open on all instances: behind the account's row lock, in the transaction whose round this
+   * is.
    */
   openStream(
     round: Round,
-    stream: { accountId: string; streamId: string; leaseMs: number; max: number },
-  ): Pending<boolean> {
+    stream: StreamSession & { streamId: string; leaseMs: number; max: number },
+  ): Pending<'opened' | 'full' | 'revoked'> {
     round.row(LOCK_ACCOUNT, { accountId: stream.accountId });
-    return round.row(OPEN_STREAM, stream).map((row) => row !== undefined);
+    return round.row(OPEN_STREAM, stream).map((row) => {
+      if (!row?.token_valid) return 'revoked';
+      return row.opened ? 'opened' : 'full';
+    });
   }
 
-  /** Keeps this instance's open streams counted for another lease. */
-  async renewStreams(db: SqlSession, ids: string[], leaseMs: number): Promise<void> {
-    if (ids.length > 0) await db.rows(RENEW_STREAMS, { ids, leaseMs });
+  /**
+   * Keeps this instance's open streams counted for another lease; answers those it renewed.
+   * The others' tokens were revoked or have expired (or their leases ran out): they end.
+   */
+  async renewStreams(db: SqlSession, ids: string[], leaseMs: number): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    return new Set((await db.rows(RENEW_STREAMS, { ids, leaseMs })).map((row) => row.id));
   }
 
   /** The streams no longer count against their accounts. */

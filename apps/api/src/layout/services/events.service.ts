@@ -15,13 +15,13 @@ import { ChangeFeed } from '../events/change-feed';
 import { EventStream } from '../events/event-stream';
 import { retryField } from '../events/sse';
 import { type ProjectScope } from '../layout.scopes';
-import { EventsRepository } from '../repositories/events.repository';
+import { EventsRepository, type StreamSession } from '../repositories/events.repository';
 import { notFound } from './not-found';
 
-/** Who asks for a project's stream: an account (bearer token), or a ticket's holder. */
+/** Who asks for a project's stream: an account with its bearer token, or a ticket's holder. */
 export interface StreamRequest {
   readonly projectId: string;
-  readonly accountId?: string;
+  readonly session?: StreamSession;
   readonly ticket?: string;
   /** The last revision the client received (`Last-Event-ID`), as it came. */
   readonly lastEventId?: string;
@@ -64,20 +64,23 @@ export class EventsService {
    * Without `lastEventId` it starts at the current revision; with one, right after it.
    */
   async open(request: StreamRequest): Promise<OpenedStream> {
-    const accountId = request.accountId ?? (await this.redeem(request));
+    const session = request.session ?? (await this.redeem(request));
+    const { accountId } = session;
     const scope = { accountId, projectId: request.projectId };
     const current = (await this.events.currentRevision(this.db, scope)) ?? notFound('Project');
     const streamId = randomUUID();
     const counted = await this.db.transaction((round) => {
       const opened = this.events.openStream(round, {
-        accountId,
+        ...session,
         streamId,
         leaseMs: this.feed.leaseMs,
         max: EVENT_STREAMS_PER_ACCOUNT_MAX,
       });
       return round.finish(() => opened.get());
     });
-    if (!counted) throw new TooManyStreamsError(EVENT_STREAMS_PER_ACCOUNT_MAX);
+    // Revoked since the request was authenticated (or the ticket issued).
+    if (counted === 'revoked') throw new AuthenticationRequiredError('The token was revoked');
+    if (counted === 'full') throw new TooManyStreamsError(EVENT_STREAMS_PER_ACCOUNT_MAX);
     const from = startingPoint(request.lastEventId, current);
     return {
       start: (sink) => {
@@ -93,8 +96,13 @@ export class EventsService {
     };
   }
 
-  /** A single-use ticket for the project's stream, valid 60 s. */
-  async issueTicket(scope: ProjectScope): Promise<Representation<EventTicketResponse>> {
+  /**
+   * A single-use ticket for the project's stream, valid 60 s, tied to the caller's token: the
+   * stream it opens is that token's, and ends when the token is revoked.
+   */
+  async issueTicket(
+    scope: ProjectScope & { tokenHash: string },
+  ): Promise<Representation<EventTicketResponse>> {
     const ticket = randomBytes(32).toString('base64url');
     const issued = await this.events.issueTicket(
       this.db,
@@ -107,18 +115,18 @@ export class EventsService {
     return Representation.of(new SerializedJson(JSON.stringify(body)), {});
   }
 
-  private async redeem(request: StreamRequest): Promise<string> {
-    const accountId =
+  private async redeem(request: StreamRequest): Promise<StreamSession> {
+    const session =
       request.ticket === undefined
         ? undefined
         : await this.events.redeemTicket(this.db, request.projectId, digestOf(request.ticket));
-    if (accountId === undefined) {
+    if (session === undefined) {
       throw new AuthenticationRequiredError(
-        'The ticket is unknown, used, expired or for another project',
+        'The ticket is unknown, used, expired, for another project, or its token was revoked',
         'invalid_token',
       );
     }
-    return accountId;
+    return session;
   }
 }
 
