@@ -310,3 +310,48 @@ describe('live changes', () => {
     expect((await open(apps[1], `${project}/events`)).status).toBe(404);
   });
 });
+
+/** A revocation ends its streams as it commits: not at the next keep-alive (15 s here). */
+describe('live changes of a revoked token', () => {
+  let apps: NestFastifyApplication[];
+  let apis: Api[];
+  const password = 'correct horse battery staple';
+
+  beforeAll(async () => {
+    apps = await Promise.all([startTestApp(), startTestApp()]);
+    apis = apps.map((app) => new Api(app));
+  });
+  afterAll(() => Promise.all(apps.map((app) => app.close())));
+
+  it('ends them on every instance, by token and for the whole account, before any keep-alive', async () => {
+    const { token, username } = await apis[0].newAccount('revoked');
+    const { project, contents } = await createLayout(apis[0], token);
+    const second = (await apis[0].post('/accounts/auth/token', { username, password })).body
+      .token as string;
+    const follow = (app: NestFastifyApplication, bearerToken: string) =>
+      openEventStream(`${baseUrl(app)}${project}/events`, {
+        authorization: `Bearer ${bearerToken}`,
+      });
+    const revoked = [await follow(apps[0], token), await follow(apps[1], token)];
+    const kept = await follow(apps[1], second);
+    try {
+      expect((await apis[1].delete('/accounts/auth/token', { token })).status).toBe(204);
+      await Promise.all(revoked.map((stream) => stream.ended));
+      // No keep-alive came before they ended: the revocation's notice ended them.
+      expect(revoked.map((s) => [s.endedCleanly, s.comments.length])).toEqual([
+        [true, 0],
+        [true, 0],
+      ]);
+      const made = await apis[0].post(contents, { type: 'empty' }, { token: second });
+      const revision = Number(made.headers['project-revision']);
+      await kept.waitFor((events) => changeRevisions(events).at(-1) === revision, 'the write');
+
+      // Signing out everywhere revokes the account's every token.
+      expect((await apis[0].delete('/accounts/auth/tokens', { token: second })).status).toBe(204);
+      await kept.ended;
+      expect([kept.endedCleanly, kept.comments.length]).toEqual([true, 0]);
+    } finally {
+      for (const stream of [...revoked, kept]) stream.close();
+    }
+  });
+});

@@ -7,7 +7,7 @@ import {
   type Revoked,
   TOKEN_REVOCATIONS_CHANNEL,
   TOKEN_REVOCATIONS_HEARD_CHANNEL,
-} from './token-revocation';
+} from '../common/auth/token-revocations';
 
 // Spares a database round trip on nearly every request of a busy editor. A revocation reaches
 // every instance's entries at once (below), so this only bounds how long a token that expires

@@ -3,7 +3,7 @@ import { Prisma } from '../generated/prisma/client';
 import { PrismaService } from '../database/prisma.service';
 import { UsernameTakenError } from '../common/errors';
 import { NOTIFICATION_SESSION_NAME } from '../database/notification-connection';
-import { type RevocationNotice } from './token-revocation';
+import { type RevocationNotice } from '../common/auth/token-revocations';
 
 export interface AccountRecord {
   id: string;

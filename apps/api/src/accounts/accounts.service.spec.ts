@@ -26,7 +26,7 @@ import {
   type RevocationNotice,
   TOKEN_REVOCATIONS_CHANNEL,
   TOKEN_REVOCATIONS_HEARD_CHANNEL,
-} from './token-revocation';
+} from '../common/auth/token-revocations';
 
 const PASSWORD = 'correct horse battery staple';
 const NOW = Date.parse('2025-03-01T12:00:00Z');

@@ -8,6 +8,7 @@ import {
 import { outsideAnyRequest } from '../../common/logging/request-context';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Database } from '../../database/database';
+import { readRevocation, TOKEN_REVOCATIONS_CHANNEL } from '../../common/auth/token-revocations';
 import { DatabaseNotifications, type Unsubscribe } from '../../database/notifications';
 import { EventsRepository } from '../repositories/events.repository';
 import { type EventStream } from './event-stream';
@@ -38,7 +39,9 @@ interface ProjectFeed {
  * NOTIFY was lost arrives even if no other follows.
  *
  * The keep-alive also renews this instance's leases on its streams (the per-account count), and
- * ends those whose token was revoked since.
+ * ends those it could not renew: their token was revoked (which deletes the leases) or expired.
+ * A revocation's own notice ends the streams of its token or account at once; the renewal is
+ * what catches one missed while this instance was not listening.
  */
 @Injectable()
 export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
@@ -50,7 +53,7 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   readonly leaseMs: number;
   /** Leases being given back: the shutdown waits for them while the pool is still there. */
   private readonly releasing = new Set<Promise<void>>();
-  private unsubscribe: Unsubscribe | undefined;
+  private unsubscribe: Unsubscribe[] = [];
   private heartbeat: NodeJS.Timeout | undefined;
   private stopping = false;
 
@@ -66,10 +69,16 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
-    this.unsubscribe = this.notifications.subscribe(CHANGES_CHANNEL, {
-      message: (payload) => this.notified(payload),
-      listening: () => this.readAll(),
-    });
+    this.unsubscribe = [
+      this.notifications.subscribe(CHANGES_CHANNEL, {
+        message: (payload) => this.notified(payload),
+        listening: () => this.readAll(),
+      }),
+      this.notifications.subscribe(TOKEN_REVOCATIONS_CHANNEL, {
+        message: (payload) => this.revoked(payload),
+        listening: () => this.renew(this.openStreamIds()),
+      }),
+    ];
     this.heartbeat = setInterval(() => this.beat(), this.heartbeatMs);
     this.heartbeat.unref();
   }
@@ -80,7 +89,7 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
    */
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.heartbeat);
-    this.unsubscribe?.();
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
     this.stopping = true;
     const ids: string[] = [];
     for (const feed of this.feeds.values()) {
@@ -125,20 +134,38 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
     for (const feed of this.feeds.values()) this.read(feed);
   }
 
+  /** A token or an account's tokens were revoked: their streams end (the clients reconnect). */
+  private revoked(payload: string): void {
+    const notice = readRevocation(payload);
+    // Unreadable (a newer version's notice?): whatever it revoked must not stay open.
+    const ends = (stream: EventStream) =>
+      notice === undefined ||
+      ('tokenHash' in notice.revoked
+        ? stream.owner.tokenHash === notice.revoked.tokenHash
+        : stream.owner.accountId === notice.revoked.accountId);
+    for (const stream of this.streams()) if (ends(stream)) stream.end();
+  }
+
   private beat(): void {
-    const ids: string[] = [];
-    for (const feed of this.feeds.values()) {
-      for (const stream of feed.streams) {
-        stream.keepAlive();
-        if (stream.isOpen) ids.push(stream.owner.streamId);
-      }
-    }
+    for (const stream of this.streams()) stream.keepAlive();
     this.readAll();
+    this.renew(this.openStreamIds());
+  }
+
+  private renew(ids: string[]): void {
     if (ids.length === 0) return;
     outsideAnyRequest(() => this.events.renewStreams(this.db, ids, this.leaseMs)).then(
       (renewed) => this.endUnless(renewed, ids),
       (error: unknown) => this.logger.warn(`Could not renew the streams' leases: ${String(error)}`),
     );
+  }
+
+  private *streams(): Generator<EventStream> {
+    for (const feed of this.feeds.values()) yield* feed.streams;
+  }
+
+  private openStreamIds(): string[] {
+    return [...this.streams()].filter((s) => s.isOpen).map((s) => s.owner.streamId);
   }
 
   /**
@@ -149,9 +176,7 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   private endUnless(renewed: Set<string>, ids: string[]): void {
     const gone = new Set(ids.filter((id) => !renewed.has(id)));
     if (gone.size === 0) return;
-    for (const feed of this.feeds.values()) {
-      for (const stream of feed.streams) if (gone.has(stream.owner.streamId)) stream.end();
-    }
+    for (const stream of this.streams()) if (gone.has(stream.owner.streamId)) stream.end();
   }
 
   /** Reads the project's history after what its streams sent, until they have it all. */

@@ -39,7 +39,7 @@ const entry = (revision: number): RecordedRevision => ({
 });
 const entries = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => entry(from + i));
-const OWNER = { streamId: 's', accountId: 'a', projectId: 'p' };
+const OWNER = { streamId: 's', accountId: 'a', tokenHash: 't', projectId: 'p' };
 
 const ids = (written: string[]) =>
   written

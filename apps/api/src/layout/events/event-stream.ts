@@ -2,10 +2,11 @@ import { type EventSink } from '../../common/http/event-stream-response';
 import { type RevisionsAfter } from '../repositories/events.repository';
 import { changeEvent, commentLine, resetEvent } from './sse';
 
-/** Who a stream belongs to and what it follows. */
+/** Who a stream belongs to (an account, by the token that opened it) and what it follows. */
 export interface StreamOwner {
   readonly streamId: string;
   readonly accountId: string;
+  readonly tokenHash: string;
   readonly projectId: string;
 }
 

@@ -86,7 +86,7 @@ export class EventsService {
       start: (sink) => {
         sink.write(retryField(RECONNECT_MS));
         const stream = new EventStream(
-          { streamId, accountId, projectId: request.projectId },
+          { streamId, ...session, projectId: request.projectId },
           from,
           sink,
           this.maxUnsentBytes,
