@@ -350,5 +350,17 @@ describe('history retention (HISTORY_REVISIONS)', () => {
     });
     expect(restored.status).toBe(200);
     expect(restored.body.blocks[0].rows[0].columns[0].contents).toHaveLength(26);
+    // Pruned from the table, not only hidden: at revision 32 (every 16th), up to 27 went.
+    const db = new Client({ connectionString: process.env.LAYOUT_TEST_DATABASE_URL });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ oldest: number }>(
+        'SELECT min(revision) AS oldest FROM revisions WHERE project_id = $1',
+        [project.split('/').pop()],
+      );
+      expect(rows[0].oldest).toBe(28);
+    } finally {
+      await db.end();
+    }
   });
 });
