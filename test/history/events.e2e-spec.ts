@@ -259,6 +259,28 @@ describe('live changes', () => {
     await until(other, revisionOf(made));
   });
 
+  it('answers 401, not a server error, when the token went between its check and its use', async () => {
+    const { project } = await createLayout(apis[0], token);
+    const gone = (
+      await apis[0].post('/accounts/auth/token', {
+        username,
+        password: 'correct horse battery staple',
+      })
+    ).body.token as string;
+    const ticket = (await apis[0].post(`${project}/events/tickets`, undefined, { token: gone }))
+      .body.ticket as string;
+    // Deleted behind the instances' backs: their token caches still let it through.
+    await db.query(
+      'DELETE FROM access_tokens WHERE token_hash = encode(sha256(convert_to($1, $2)), $3)',
+      [gone, 'UTF8', 'hex'],
+    );
+    const issued = await apis[0].post(`${project}/events/tickets`, undefined, { token: gone });
+    const opened = await open(apps[0], `${project}/events`, { authorization: `Bearer ${gone}` });
+    const byTicket = await open(apps[0], `${project}/events?ticket=${ticket}`, {});
+    expect([issued.status, opened.status, byTicket.status]).toEqual([401, 401, 401]);
+    expect(issued.body).toMatchObject({ type: '/problems/unauthorized', status: 401 });
+  });
+
   it('answers 404 for another account’s project, with a token or for a ticket', async () => {
     const { project } = await createLayout(apis[0], token);
     const other = await apis[0].newAccount('events-other');

@@ -57,9 +57,18 @@ WITH
       true AS issued
   )
 SELECT
-  i.issued
-FROM
-  issued i;
+  EXISTS (
+    SELECT
+      1
+    FROM
+      token
+  ) AS token_valid,
+  EXISTS (
+    SELECT
+      1
+    FROM
+      issued
+  ) AS issued;
 
 -- events.lock-account
 -- parameters: $1 accountId

@@ -49,7 +49,7 @@ const VALID_TOKEN = `token AS (
 // at the same time.
 const ISSUE_TICKET = sqlStatement<
   ProjectScope & { ticketHash: string; ttlSeconds: number; tokenHash: string },
-  { issued: boolean }
+  { token_valid: boolean; issued: boolean }
 >(
   'events.issue-ticket',
   `WITH expired AS (DELETE FROM event_tickets t
@@ -61,7 +61,7 @@ const ISSUE_TICKET = sqlStatement<
          t.token_hash
        FROM projects p, token t WHERE p.id = $projectId AND p.owner_id = $accountId
        RETURNING true AS issued)
-   SELECT i.issued FROM issued i`,
+   SELECT EXISTS (SELECT 1 FROM token) AS token_valid, EXISTS (SELECT 1 FROM issued) AS issued`,
 );
 
 // Used once, whatever it finds: a ticket of another project stays unused and answers nothing.
@@ -157,14 +157,16 @@ export class EventsRepository {
     return { current: rows[0].current, revisions };
   }
 
-  /** Stores a ticket's digest for the caller's project; false when the project is not theirs. */
+  /** Stores a ticket's digest for the caller's project, if it is theirs and the token still valid. */
   async issueTicket(
     db: SqlSession,
     session: ProjectScope & { tokenHash: string },
     ticketHash: string,
     ttlSeconds: number,
-  ): Promise<boolean> {
-    return (await db.row(ISSUE_TICKET, { ...session, ticketHash, ttlSeconds }))?.issued === true;
+  ): Promise<'issued' | 'no-project' | 'revoked'> {
+    const row = await db.row(ISSUE_TICKET, { ...session, ticketHash, ttlSeconds });
+    if (!row?.token_valid) return 'revoked';
+    return row.issued ? 'issued' : 'no-project';
   }
 
   /**

@@ -110,7 +110,9 @@ export class EventsService {
       digestOf(ticket),
       EVENT_TICKET_TTL_SECONDS,
     );
-    if (!issued) notFound('Project');
+    // Revoked since the request was authenticated.
+    if (issued === 'revoked') throw new AuthenticationRequiredError('The token was revoked');
+    if (issued === 'no-project') notFound('Project');
     const body: EventTicketResponse = { ticket, expiresIn: EVENT_TICKET_TTL_SECONDS };
     return Representation.of(new SerializedJson(JSON.stringify(body)), {});
   }
