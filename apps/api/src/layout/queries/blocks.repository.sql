@@ -566,8 +566,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t
@@ -826,8 +826,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t
@@ -1091,8 +1091,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t
@@ -1583,8 +1583,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t
@@ -1892,8 +1892,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t
@@ -2177,8 +2177,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t

@@ -424,8 +424,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t
@@ -681,8 +681,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t
@@ -954,8 +954,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t
@@ -1420,8 +1420,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t
@@ -1755,8 +1755,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t
@@ -2089,8 +2089,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t
@@ -2323,8 +2323,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t

@@ -346,8 +346,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t
@@ -591,8 +591,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t
@@ -846,8 +846,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t
@@ -1300,8 +1300,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t
@@ -1627,8 +1627,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t
@@ -1878,8 +1878,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t

@@ -1127,8 +1127,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t

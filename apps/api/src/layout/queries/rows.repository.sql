@@ -405,8 +405,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t
@@ -646,8 +646,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t
@@ -892,8 +892,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t
@@ -1356,8 +1356,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t
@@ -1657,8 +1657,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t
@@ -1976,8 +1976,8 @@ WITH
       t.id,
       t.revision,
       t.updated_at,
-      current_setting('layout.operation'),
-      current_setting('layout.path'),
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
       t.title
     FROM
       touched_project t

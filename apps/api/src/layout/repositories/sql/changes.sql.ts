@@ -62,8 +62,9 @@ export interface TreeWriteParts {
 export const RECORD_REVISION = [
   `recorded_revision AS (
     INSERT INTO revisions AS h (project_id, revision, created_at, operation, path, title)
-    SELECT t.id, t.revision, t.updated_at, current_setting('layout.operation'),
-      current_setting('layout.path'), t.title
+    SELECT t.id, t.revision, t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id), t.title
     FROM touched_project t
     ON CONFLICT (project_id, revision) DO UPDATE
       SET created_at = EXCLUDED.created_at, title = EXCLUDED.title)`,
