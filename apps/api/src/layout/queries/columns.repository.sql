@@ -435,18 +435,30 @@ WITH
       title = EXCLUDED.title
   ),
   pruned_revisions AS (
-    DELETE FROM revisions h USING touched_project t
+    DELETE FROM revisions h
     WHERE
       h.project_id = $1
-      AND t.revision % 16 = 0
-      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+      AND h.revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   ),
   pruned_versions AS (
-    DELETE FROM node_versions v USING touched_project t
+    DELETE FROM node_versions v
     WHERE
       v.project_id = $1
-      AND t.revision % 16 = 0
-      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+      AND v.to_revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   )
 SELECT
   s.revision,
@@ -692,18 +704,30 @@ WITH
       title = EXCLUDED.title
   ),
   pruned_revisions AS (
-    DELETE FROM revisions h USING touched_project t
+    DELETE FROM revisions h
     WHERE
       h.project_id = $1
-      AND t.revision % 16 = 0
-      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+      AND h.revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   ),
   pruned_versions AS (
-    DELETE FROM node_versions v USING touched_project t
+    DELETE FROM node_versions v
     WHERE
       v.project_id = $1
-      AND t.revision % 16 = 0
-      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+      AND v.to_revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   )
 SELECT
   t.revision AS previous_revision
@@ -965,18 +989,30 @@ WITH
       title = EXCLUDED.title
   ),
   pruned_revisions AS (
-    DELETE FROM revisions h USING touched_project t
+    DELETE FROM revisions h
     WHERE
       h.project_id = $3
-      AND t.revision % 16 = 0
-      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+      AND h.revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   ),
   pruned_versions AS (
-    DELETE FROM node_versions v USING touched_project t
+    DELETE FROM node_versions v
     WHERE
       v.project_id = $3
-      AND t.revision % 16 = 0
-      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+      AND v.to_revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   )
 SELECT
   i.json,
@@ -1431,18 +1467,30 @@ WITH
       title = EXCLUDED.title
   ),
   pruned_revisions AS (
-    DELETE FROM revisions h USING touched_project t
+    DELETE FROM revisions h
     WHERE
       h.project_id = $1
-      AND t.revision % 16 = 0
-      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+      AND h.revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   ),
   pruned_versions AS (
-    DELETE FROM node_versions v USING touched_project t
+    DELETE FROM node_versions v
     WHERE
       v.project_id = $1
-      AND t.revision % 16 = 0
-      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+      AND v.to_revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   )
 SELECT
   t.revision,
@@ -1766,18 +1814,30 @@ WITH
       title = EXCLUDED.title
   ),
   pruned_revisions AS (
-    DELETE FROM revisions h USING touched_project t
+    DELETE FROM revisions h
     WHERE
       h.project_id = $1
-      AND t.revision % 16 = 0
-      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+      AND h.revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   ),
   pruned_versions AS (
-    DELETE FROM node_versions v USING touched_project t
+    DELETE FROM node_versions v
     WHERE
       v.project_id = $1
-      AND t.revision % 16 = 0
-      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+      AND v.to_revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   )
 SELECT
   t.revision,
@@ -2100,18 +2160,30 @@ WITH
       title = EXCLUDED.title
   ),
   pruned_revisions AS (
-    DELETE FROM revisions h USING touched_project t
+    DELETE FROM revisions h
     WHERE
       h.project_id = $1
-      AND t.revision % 16 = 0
-      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+      AND h.revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   ),
   pruned_versions AS (
-    DELETE FROM node_versions v USING touched_project t
+    DELETE FROM node_versions v
     WHERE
       v.project_id = $1
-      AND t.revision % 16 = 0
-      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+      AND v.to_revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   )
 SELECT
   (
@@ -2334,18 +2406,30 @@ WITH
       title = EXCLUDED.title
   ),
   pruned_revisions AS (
-    DELETE FROM revisions h USING touched_project t
+    DELETE FROM revisions h
     WHERE
       h.project_id = $1
-      AND t.revision % 16 = 0
-      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+      AND h.revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   ),
   pruned_versions AS (
-    DELETE FROM node_versions v USING touched_project t
+    DELETE FROM node_versions v
     WHERE
       v.project_id = $1
-      AND t.revision % 16 = 0
-      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+      AND v.to_revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   )
 SELECT
   t.revision AS previous_revision,

@@ -416,18 +416,30 @@ WITH
       title = EXCLUDED.title
   ),
   pruned_revisions AS (
-    DELETE FROM revisions h USING touched_project t
+    DELETE FROM revisions h
     WHERE
       h.project_id = $3
-      AND t.revision % 16 = 0
-      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+      AND h.revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   ),
   pruned_versions AS (
-    DELETE FROM node_versions v USING touched_project t
+    DELETE FROM node_versions v
     WHERE
       v.project_id = $3
-      AND t.revision % 16 = 0
-      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+      AND v.to_revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   )
 SELECT
   s.revision,
@@ -657,18 +669,30 @@ WITH
       title = EXCLUDED.title
   ),
   pruned_revisions AS (
-    DELETE FROM revisions h USING touched_project t
+    DELETE FROM revisions h
     WHERE
       h.project_id = $3
-      AND t.revision % 16 = 0
-      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+      AND h.revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   ),
   pruned_versions AS (
-    DELETE FROM node_versions v USING touched_project t
+    DELETE FROM node_versions v
     WHERE
       v.project_id = $3
-      AND t.revision % 16 = 0
-      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+      AND v.to_revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   )
 SELECT
   t.revision AS previous_revision
@@ -903,18 +927,30 @@ WITH
       title = EXCLUDED.title
   ),
   pruned_revisions AS (
-    DELETE FROM revisions h USING touched_project t
+    DELETE FROM revisions h
     WHERE
       h.project_id = $2
-      AND t.revision % 16 = 0
-      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+      AND h.revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   ),
   pruned_versions AS (
-    DELETE FROM node_versions v USING touched_project t
+    DELETE FROM node_versions v
     WHERE
       v.project_id = $2
-      AND t.revision % 16 = 0
-      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+      AND v.to_revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   )
 SELECT
   i.id,
@@ -1367,18 +1403,30 @@ WITH
       title = EXCLUDED.title
   ),
   pruned_revisions AS (
-    DELETE FROM revisions h USING touched_project t
+    DELETE FROM revisions h
     WHERE
       h.project_id = $3
-      AND t.revision % 16 = 0
-      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+      AND h.revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   ),
   pruned_versions AS (
-    DELETE FROM node_versions v USING touched_project t
+    DELETE FROM node_versions v
     WHERE
       v.project_id = $3
-      AND t.revision % 16 = 0
-      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+      AND v.to_revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   )
 SELECT
   t.revision,
@@ -1668,18 +1716,30 @@ WITH
       title = EXCLUDED.title
   ),
   pruned_revisions AS (
-    DELETE FROM revisions h USING touched_project t
+    DELETE FROM revisions h
     WHERE
       h.project_id = $3
-      AND t.revision % 16 = 0
-      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+      AND h.revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   ),
   pruned_versions AS (
-    DELETE FROM node_versions v USING touched_project t
+    DELETE FROM node_versions v
     WHERE
       v.project_id = $3
-      AND t.revision % 16 = 0
-      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+      AND v.to_revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   )
 SELECT
   t.revision,
@@ -1987,18 +2047,30 @@ WITH
       title = EXCLUDED.title
   ),
   pruned_revisions AS (
-    DELETE FROM revisions h USING touched_project t
+    DELETE FROM revisions h
     WHERE
       h.project_id = $3
-      AND t.revision % 16 = 0
-      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+      AND h.revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   ),
   pruned_versions AS (
-    DELETE FROM node_versions v USING touched_project t
+    DELETE FROM node_versions v
     WHERE
       v.project_id = $3
-      AND t.revision % 16 = 0
-      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+      AND v.to_revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   )
 SELECT
   u.json,

@@ -141,18 +141,30 @@ WITH
       title = EXCLUDED.title
   ),
   pruned_revisions AS (
-    DELETE FROM revisions h USING touched_project t
+    DELETE FROM revisions h
     WHERE
       h.project_id = $2
-      AND t.revision % 16 = 0
-      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+      AND h.revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   ),
   pruned_versions AS (
-    DELETE FROM node_versions v USING touched_project t
+    DELETE FROM node_versions v
     WHERE
       v.project_id = $2
-      AND t.revision % 16 = 0
-      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+      AND v.to_revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   )
 SELECT
   NULL;
@@ -462,18 +474,30 @@ WITH
       title = EXCLUDED.title
   ),
   pruned_revisions AS (
-    DELETE FROM revisions h USING touched_project t
+    DELETE FROM revisions h
     WHERE
       h.project_id = $2
-      AND t.revision % 16 = 0
-      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+      AND h.revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   ),
   pruned_versions AS (
-    DELETE FROM node_versions v USING touched_project t
+    DELETE FROM node_versions v
     WHERE
       v.project_id = $2
-      AND t.revision % 16 = 0
-      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+      AND v.to_revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   )
 SELECT
   NULL;
@@ -806,18 +830,30 @@ WITH
       title = EXCLUDED.title
   ),
   pruned_revisions AS (
-    DELETE FROM revisions h USING touched_project t
+    DELETE FROM revisions h
     WHERE
       h.project_id = $2
-      AND t.revision % 16 = 0
-      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+      AND h.revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   ),
   pruned_versions AS (
-    DELETE FROM node_versions v USING touched_project t
+    DELETE FROM node_versions v
     WHERE
       v.project_id = $2
-      AND t.revision % 16 = 0
-      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+      AND v.to_revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   )
 SELECT
   NULL;
@@ -1104,18 +1140,30 @@ WITH
       title = EXCLUDED.title
   ),
   pruned_revisions AS (
-    DELETE FROM revisions h USING touched_project t
+    DELETE FROM revisions h
     WHERE
       h.project_id = $2
-      AND t.revision % 16 = 0
-      AND h.revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+      AND h.revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   ),
   pruned_versions AS (
-    DELETE FROM node_versions v USING touched_project t
+    DELETE FROM node_versions v
     WHERE
       v.project_id = $2
-      AND t.revision % 16 = 0
-      AND v.to_revision <= t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+      AND v.to_revision <= (
+        SELECT
+          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
+        FROM
+          touched_project t
+        WHERE
+          t.revision % 16 = 0
+      )
   )
 SELECT
   NULL;

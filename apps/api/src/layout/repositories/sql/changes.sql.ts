@@ -68,14 +68,19 @@ export const RECORD_REVISION = [
     FROM touched_project t
     ON CONFLICT (project_id, revision) DO UPDATE
       SET created_at = EXCLUDED.created_at, title = EXCLUDED.title)`,
+  // Every 16th revision prunes what fell out of the kept ones. The bound is a scalar subquery,
+  // so that it is an index condition: NULL on the other revisions, and the index scans stop at
+  // once, instead of reading every revision and version of the project to drop them in a join.
   `pruned_revisions AS (
-    DELETE FROM revisions h USING touched_project t
-    WHERE h.project_id = $projectId AND t.revision % 16 = 0
-      AND h.revision <= t.revision - ${KEPT_REVISIONS})`,
+    DELETE FROM revisions h
+    WHERE h.project_id = $projectId
+      AND h.revision <= (SELECT t.revision - ${KEPT_REVISIONS} FROM touched_project t
+        WHERE t.revision % 16 = 0))`,
   `pruned_versions AS (
-    DELETE FROM node_versions v USING touched_project t
-    WHERE v.project_id = $projectId AND t.revision % 16 = 0
-      AND v.to_revision <= t.revision - ${KEPT_REVISIONS} + 1)`,
+    DELETE FROM node_versions v
+    WHERE v.project_id = $projectId
+      AND v.to_revision <= (SELECT t.revision - ${KEPT_REVISIONS} + 1 FROM touched_project t
+        WHERE t.revision % 16 = 0))`,
 ];
 
 /**
