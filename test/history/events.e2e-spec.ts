@@ -281,6 +281,35 @@ describe('live changes', () => {
     expect(issued.body).toMatchObject({ type: '/problems/unauthorized', status: 401 });
   });
 
+  it('ends the stream of a token that expired at its next keep-alive, and keeps the others', async () => {
+    const { project, contents } = await createLayout(apis[0], token);
+    const expiring = (
+      await apis[0].post('/accounts/auth/token', {
+        username,
+        password: 'correct horse battery staple',
+      })
+    ).body.token as string;
+    const stream = await open(apps[1], `${project}/events`, {
+      authorization: `Bearer ${expiring}`,
+    });
+    const other = await open(apps[1], `${project}/events`);
+    expect([stream.status, other.status]).toEqual([200, 200]);
+    // Expired, not revoked: no notice goes out, and the instances' token caches still hold it.
+    await db.query(
+      `UPDATE access_tokens SET expires_at = now() - interval '1 second'
+         WHERE token_hash = encode(sha256(convert_to($1, $2)), $3)`,
+      [expiring, 'UTF8', 'hex'],
+    );
+    await stream.ended;
+    expect(stream.endedCleanly).toBe(true);
+    // The other token's stream, on the same instance, saw the same keep-alives and goes on.
+    const made = await apis[0].post(contents, { type: 'empty' }, { token });
+    await until(other, revisionOf(made));
+    expect(
+      (await open(apps[0], `${project}/events`, { authorization: `Bearer ${expiring}` })).status,
+    ).toBe(401);
+  });
+
   it('answers 404 for another account’s project, with a token or for a ticket', async () => {
     const { project } = await createLayout(apis[0], token);
     const other = await apis[0].newAccount('events-other');
