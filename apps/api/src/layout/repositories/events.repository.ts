@@ -163,9 +163,9 @@ export class EventsRepository {
     session: ProjectScope & { tokenHash: string },
     ticketHash: string,
     ttlSeconds: number,
-  ): Promise<'issued' | 'no-project' | 'revoked'> {
+  ): Promise<'issued' | 'no-project' | 'token-gone'> {
     const row = await db.row(ISSUE_TICKET, { ...session, ticketHash, ttlSeconds });
-    if (!row?.token_valid) return 'revoked';
+    if (!row?.token_valid) return 'token-gone';
     return row.issued ? 'issued' : 'no-project';
   }
 
@@ -190,10 +190,10 @@ export class EventsRepository {
   openStream(
     round: Round,
     stream: StreamSession & { streamId: string; leaseMs: number; max: number },
-  ): Pending<'opened' | 'full' | 'revoked'> {
+  ): Pending<'opened' | 'full' | 'token-gone'> {
     round.row(LOCK_ACCOUNT, { accountId: stream.accountId });
     return round.row(OPEN_STREAM, stream).map((row) => {
-      if (!row?.token_valid) return 'revoked';
+      if (!row?.token_valid) return 'token-gone';
       return row.opened ? 'opened' : 'full';
     });
   }

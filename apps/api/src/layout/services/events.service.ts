@@ -78,8 +78,9 @@ export class EventsService {
       });
       return round.finish(() => opened.get());
     });
-    // Revoked since the request was authenticated (or the ticket issued).
-    if (counted === 'revoked') throw new AuthenticationRequiredError('The token was revoked');
+    // Revoked, or expired, since the request was authenticated (or the ticket issued).
+    if (counted === 'token-gone')
+      throw new AuthenticationRequiredError('The token was revoked or has expired');
     if (counted === 'full') throw new TooManyStreamsError(EVENT_STREAMS_PER_ACCOUNT_MAX);
     const from = startingPoint(request.lastEventId, current);
     return {
@@ -110,8 +111,9 @@ export class EventsService {
       digestOf(ticket),
       EVENT_TICKET_TTL_SECONDS,
     );
-    // Revoked since the request was authenticated.
-    if (issued === 'revoked') throw new AuthenticationRequiredError('The token was revoked');
+    // Revoked, or expired, since the request was authenticated.
+    if (issued === 'token-gone')
+      throw new AuthenticationRequiredError('The token was revoked or has expired');
     if (issued === 'no-project') notFound('Project');
     const body: EventTicketResponse = { ticket, expiresIn: EVENT_TICKET_TTL_SECONDS };
     return Representation.of(new SerializedJson(JSON.stringify(body)), {});
