@@ -24,7 +24,7 @@ const GROUP_MAX_UNITS = 32;
 /**
  * Hand-written SQL on the pool: single statements, and `transaction`, the one unit of work of
  * the services that write with it. Prisma keeps the schema, the migrations and the accounts'
- * queries; the layout tree runs here (see the README's "Decisions worth knowing").
+ * queries; the layout tree runs here (see docs/decisions.md).
  *
  * Every call has one deadline, DATABASE_TIMEOUT_MS from its start, for waiting its turn,
  * getting a connection and running its statements: past it the connection is torn down (a
