@@ -1960,7 +1960,7 @@ WITH
       col,
       base,
       unnest($5::uuid[], $6::content_type[], $7::json[], $8::json[]) WITH ORDINALITY AS u (id, type, style, data, n)
-    ON CONFLICT (id) DO UPDATE
+    ON CONFLICT (project_id, id) DO UPDATE
     SET
       type = excluded.type,
       sort_key = excluded.sort_key,

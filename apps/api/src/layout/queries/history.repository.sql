@@ -232,7 +232,7 @@ WHERE
       p.id = $1
       AND h.revision > p.revision - $3::int
   )
-ON CONFLICT (id) DO UPDATE
+ON CONFLICT (project_id, id) DO UPDATE
 SET
   sort_key = EXCLUDED.sort_key,
   description = EXCLUDED.description,
@@ -283,7 +283,7 @@ WHERE
       p.id = $1
       AND h.revision > p.revision - $3::int
   )
-ON CONFLICT (id) DO UPDATE
+ON CONFLICT (project_id, id) DO UPDATE
 SET
   row_id = EXCLUDED.row_id,
   sort_key = EXCLUDED.sort_key,
@@ -327,7 +327,7 @@ WHERE
       p.id = $1
       AND h.revision > p.revision - $3::int
   )
-ON CONFLICT (id) DO UPDATE
+ON CONFLICT (project_id, id) DO UPDATE
 SET
   column_id = EXCLUDED.column_id,
   sort_key = EXCLUDED.sort_key,
@@ -380,6 +380,7 @@ FROM
     WHERE
       y.project_id = $1
     GROUP BY
+      y.project_id,
       y.id
   ) s
 WHERE
@@ -436,6 +437,7 @@ FROM
     WHERE
       y.project_id = $1
     GROUP BY
+      y.project_id,
       y.id
   ) s
 WHERE
@@ -494,6 +496,7 @@ FROM
     WHERE
       y.project_id = $1
     GROUP BY
+      y.project_id,
       y.id
   ) s
 WHERE
@@ -930,7 +933,7 @@ WHERE
       p.id = $1
       AND h.revision > p.revision - $3::int
   )
-ON CONFLICT (id) DO UPDATE
+ON CONFLICT (project_id, id) DO UPDATE
 SET
   block_id = EXCLUDED.block_id,
   sort_key = EXCLUDED.sort_key,

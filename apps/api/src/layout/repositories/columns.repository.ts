@@ -154,7 +154,7 @@ const REPLACE_CONTENTS = treeWriteStatement<
        u.type, u.style, u.data, ${WRITE_REVISION}
      FROM col, base, unnest($ids::uuid[], $types::content_type[], $styles::json[], $datas::json[])
        WITH ORDINALITY AS u (id, type, style, data, n)
-     ON CONFLICT (id) DO UPDATE SET type = excluded.type, sort_key = excluded.sort_key,
+     ON CONFLICT (project_id, id) DO UPDATE SET type = excluded.type, sort_key = excluded.sort_key,
        style = CASE WHEN ${SAME_CONTENT} THEN ct.style ELSE excluded.style END,
        data = CASE WHEN ${SAME_CONTENT} THEN ct.data ELSE excluded.data END,
        revision = CASE WHEN ${SAME_CONTENT} THEN ct.revision ELSE excluded.revision END

@@ -165,7 +165,7 @@ function upsert(level: ChildLevel): SqlStatement<RestoreParams, never> {
     `history.restore-${table}`,
     `INSERT INTO ${table} AS x (${inserted.join(', ')})
      SELECT ${values.join(', ')} FROM ${STATE_AT} AND v.level = '${level}' AND ${RESTORING}
-     ON CONFLICT (id) DO UPDATE SET ${[...placed, 'revision'].map((c) => `${c} = EXCLUDED.${c}`).join(', ')}
+     ON CONFLICT (project_id, id) DO UPDATE SET ${[...placed, 'revision'].map((c) => `${c} = EXCLUDED.${c}`).join(', ')}
      WHERE (${differs.map((c) => `x.${c}`).join(', ')})
        IS DISTINCT FROM (${differs.map((c) => `EXCLUDED.${c}`).join(', ')})`,
   );
@@ -191,7 +191,7 @@ function recount(level: 'column' | 'row' | 'block'): SqlStatement<RestoreParams,
          COALESCE(bool_or(z.revision = ${WRITE_REVISION}), false) AS child_changed
        FROM ${table} y LEFT JOIN ${childTable} z
          ON z.project_id = $projectId AND z.${parentColumn} = y.id
-       WHERE y.project_id = $projectId GROUP BY y.id) s
+       WHERE y.project_id = $projectId GROUP BY y.project_id, y.id) s
      WHERE x.id = s.id AND x.project_id = $projectId AND ${RESTORING}
        AND (s.child_changed OR s.revision = ${WRITE_REVISION} OR s.n <> s.child_count
          OR s.bytes <> s.children_bytes)`,

@@ -1,0 +1,133 @@
+import { Client } from 'pg';
+import { testDatabaseUrl } from '../resilience/support/databases';
+
+/**
+ * Toward Citus, sharded by project (the README's "Toward Citus"): a distributed table's primary
+ * key, its unique constraints and its foreign keys to another distributed table must include the
+ * distribution column. Read off the migrated schema, so that a new table or key cannot forget it.
+ */
+describe('the schema’s keys, sharded by project', () => {
+  /** Tables with a `project_id` that are not sharded by it, and why. */
+  const NOT_BY_PROJECT: Record<string, string> = {
+    // A ticket is looked up by its hash alone, before its project is known.
+    event_tickets: 'keyed by the ticket',
+  };
+  let client: Client;
+
+  beforeAll(async () => {
+    client = new Client({ connectionString: testDatabaseUrl() });
+    await client.connect();
+  });
+  afterAll(() => client?.end());
+
+  /** The tables sharded by project, with the column that holds it. */
+  async function shardedTables(): Promise<Map<string, string>> {
+    const { rows } = await client.query<{ table: string }>(
+      `SELECT c.relname AS table FROM pg_attribute a
+         JOIN pg_class c ON c.oid = a.attrelid AND c.relkind = 'r'
+         JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = current_schema()
+       WHERE a.attname = 'project_id' AND NOT a.attisdropped`,
+    );
+    const tables = new Map([['projects', 'id']]);
+    for (const { table } of rows) if (!(table in NOT_BY_PROJECT)) tables.set(table, 'project_id');
+    return tables;
+  }
+
+  it('finds the tree’s tables among them', async () => {
+    const tables = [...(await shardedTables()).keys()].sort();
+    expect(tables).toEqual(
+      expect.arrayContaining(['blocks', 'columns', 'contents', 'node_versions', 'projects']),
+    );
+    expect(tables).toEqual(expect.arrayContaining(['revisions', 'rows']));
+  });
+
+  it('includes the project in every primary key and unique constraint of those tables', async () => {
+    const sharded = await shardedTables();
+    const { rows } = await client.query<{ table: string; name: string; columns: string[] }>(
+      `SELECT t.relname AS table, k.conname AS name,
+         array(SELECT a.attname::text FROM unnest(k.conkey) x(n)
+           JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = x.n) AS columns
+       FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid
+       WHERE k.contype IN ('p', 'u') AND t.relname = ANY ($1)`,
+      [[...sharded.keys()]],
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(sharded.size);
+    const missing = rows.filter((k) => !k.columns.includes(sharded.get(k.table)!));
+    expect(missing).toEqual([]);
+  });
+
+  it('references a row of another sharded table by the project too', async () => {
+    const sharded = await shardedTables();
+    const { rows } = await client.query<{
+      table: string;
+      name: string;
+      columns: string[];
+      referenced: string;
+      referencedColumns: string[];
+    }>(
+      `SELECT t.relname AS table, k.conname AS name, r.relname AS referenced,
+         array(SELECT a.attname::text FROM unnest(k.conkey) WITH ORDINALITY x(n, i)
+           JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = x.n ORDER BY x.i)
+           AS columns,
+         array(SELECT a.attname::text FROM unnest(k.confkey) WITH ORDINALITY x(n, i)
+           JOIN pg_attribute a ON a.attrelid = k.confrelid AND a.attnum = x.n ORDER BY x.i)
+           AS "referencedColumns"
+       FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid
+         JOIN pg_class r ON r.oid = k.confrelid
+       WHERE k.contype = 'f' AND t.relname = ANY ($1) AND r.relname = ANY ($1)`,
+      [[...sharded.keys()]],
+    );
+    // The node tables' parents, at least: rows → blocks, columns → rows, contents → columns.
+    expect(rows.map((k) => `${k.table}→${k.referenced}`)).toEqual(
+      expect.arrayContaining(['rows→blocks', 'columns→rows', 'contents→columns']),
+    );
+    const unsharded = rows.filter((k) => {
+      const at = k.columns.indexOf(sharded.get(k.table)!);
+      return at < 0 || k.referencedColumns[at] !== sharded.get(k.referenced);
+    });
+    expect(unsharded).toEqual([]);
+  });
+
+  it('refuses a node whose parent lies in another project', async () => {
+    await client.query('BEGIN');
+    try {
+      const {
+        rows: [account],
+      } = await client.query<{ id: string }>(
+        `INSERT INTO accounts (username, username_key, password_hash)
+         VALUES ('shard-keys', 'shard-keys-' || gen_random_uuid(), 'x') RETURNING id`,
+      );
+      const {
+        rows: [mine, theirs],
+      } = await client.query<{ id: string }>(
+        `INSERT INTO projects (owner_id, title) VALUES ($1, 'a'), ($1, 'b') RETURNING id`,
+        [account.id],
+      );
+      const {
+        rows: [block],
+      } = await client.query<{ id: string }>(
+        `INSERT INTO blocks (project_id, sort_key, description, style, revision, list_revision)
+         VALUES ($1, 1, '', '{}', 1, 1) RETURNING id`,
+        [theirs.id],
+      );
+      await client.query('SAVEPOINT across');
+      await expect(
+        client.query(
+          `INSERT INTO rows (project_id, block_id, sort_key, description, revision, list_revision)
+           VALUES ($1, $2, 1, '', 1, 1)`,
+          [mine.id, block.id],
+        ),
+      ).rejects.toMatchObject({ code: '23503', constraint: 'rows_project_id_block_id_fkey' });
+      await client.query('ROLLBACK TO SAVEPOINT across');
+      // Under its own project, the same block takes the row.
+      const { rowCount } = await client.query(
+        `INSERT INTO rows (project_id, block_id, sort_key, description, revision, list_revision)
+         VALUES ($1, $2, 1, '', 1, 1)`,
+        [theirs.id, block.id],
+      );
+      expect(rowCount).toBe(1);
+    } finally {
+      await client.query('ROLLBACK');
+    }
+  });
+});
