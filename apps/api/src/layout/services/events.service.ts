@@ -79,8 +79,7 @@ export class EventsService {
       return round.finish(() => opened.get());
     });
     // Revoked, or expired, since the request was authenticated (or the ticket issued).
-    if (counted === 'token-gone')
-      throw new AuthenticationRequiredError('The token was revoked or has expired');
+    if (counted === 'token-gone') tokenGone();
     if (counted === 'full') throw new TooManyStreamsError(EVENT_STREAMS_PER_ACCOUNT_MAX);
     const from = startingPoint(request.lastEventId, current);
     return {
@@ -112,8 +111,7 @@ export class EventsService {
       EVENT_TICKET_TTL_SECONDS,
     );
     // Revoked, or expired, since the request was authenticated.
-    if (issued === 'token-gone')
-      throw new AuthenticationRequiredError('The token was revoked or has expired');
+    if (issued === 'token-gone') tokenGone();
     if (issued === 'no-project') notFound('Project');
     const body: EventTicketResponse = { ticket, expiresIn: EVENT_TICKET_TTL_SECONDS };
     return Representation.of(new SerializedJson(JSON.stringify(body)), {});
@@ -132,6 +130,11 @@ export class EventsService {
     }
     return session;
   }
+}
+
+/** The request's token was good when it came, and is no longer. */
+function tokenGone(): never {
+  throw new AuthenticationRequiredError('The token was revoked or has expired');
 }
 
 /** Only a ticket's SHA-256 is stored: a leaked table opens no stream. */
