@@ -111,13 +111,16 @@ describe('the schema’s keys, sharded by project', () => {
         [theirs.id],
       );
       await client.query('SAVEPOINT across');
-      await expect(
-        client.query(
-          `INSERT INTO rows (project_id, block_id, sort_key, description, revision, list_revision)
-           VALUES ($1, $2, 1, '', 1, 1)`,
-          [mine.id, block.id],
-        ),
-      ).rejects.toMatchObject({ code: '23503', constraint: 'rows_project_id_block_id_fkey' });
+      await client.query(
+        `INSERT INTO rows (project_id, block_id, sort_key, description, revision, list_revision)
+         VALUES ($1, $2, 1, '', 1, 1)`,
+        [mine.id, block.id],
+      );
+      // The key is checked at commit (see below); this asks for the check now.
+      await expect(client.query('SET CONSTRAINTS ALL IMMEDIATE')).rejects.toMatchObject({
+        code: '23503',
+        constraint: 'rows_project_id_block_id_fkey',
+      });
       await client.query('ROLLBACK TO SAVEPOINT across');
       // Under its own project, the same block takes the row.
       const { rowCount } = await client.query(
