@@ -88,6 +88,34 @@ describe('the schema’s keys, sharded by project', () => {
     expect(unsharded).toEqual([]);
   });
 
+  it('lets no foreign key that holds the project change or clear it (Citus refuses those)', async () => {
+    const sharded = await shardedTables();
+    const { rows } = await client.query<{
+      table: string;
+      name: string;
+      columns: string[];
+      onUpdate: string;
+      onDelete: string;
+    }>(
+      `SELECT t.relname AS table, k.conname AS name,
+         array(SELECT a.attname::text FROM unnest(k.conkey) x(n)
+           JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = x.n) AS columns,
+         k.confupdtype AS "onUpdate", k.confdeltype AS "onDelete"
+       FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid
+       WHERE k.contype = 'f' AND t.relname = ANY ($1)`,
+      [[...sharded.keys()]],
+    );
+    const holding = rows.filter((k) => k.columns.includes(sharded.get(k.table)!));
+    expect(holding.map((k) => k.name)).toEqual(
+      expect.arrayContaining(['contents_project_id_column_id_fkey', 'revisions_project_id_fkey']),
+    );
+    // ON UPDATE: only NO ACTION (a) or RESTRICT (r); ON DELETE: neither SET NULL nor SET DEFAULT.
+    const refused = holding.filter(
+      (k) => !['a', 'r'].includes(k.onUpdate) || ['n', 'd'].includes(k.onDelete),
+    );
+    expect(refused).toEqual([]);
+  });
+
   it('refuses a node whose parent lies in another project', async () => {
     await client.query('BEGIN');
     try {
