@@ -144,7 +144,7 @@ describe('the schema’s keys, sharded by project', () => {
          VALUES ($1, $2, 1, '', 1, 1)`,
         [mine.id, block.id],
       );
-      // The key is checked at commit (see below); this asks for the check now.
+      // The key is checked at commit (tree-keys-at-commit.e2e-spec.ts); this asks for it now.
       await expect(client.query('SET CONSTRAINTS ALL IMMEDIATE')).rejects.toMatchObject({
         code: '23503',
         constraint: 'rows_project_id_block_id_fkey',

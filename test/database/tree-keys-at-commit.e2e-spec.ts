@@ -84,9 +84,8 @@ describe('the tree’s foreign keys, checked at commit', () => {
     } finally {
       if (!committed) await client.query('ROLLBACK');
     }
-    const { rowCount } = await client.query('SELECT 1 FROM accounts WHERE username = $1', [
-      username,
-    ]);
+    // Nothing of it was kept (and, were it kept, this removes it).
+    const { rowCount } = await client.query('DELETE FROM accounts WHERE username = $1', [username]);
     expect(rowCount).toBe(0);
   });
 
