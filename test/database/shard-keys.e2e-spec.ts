@@ -1,5 +1,12 @@
 import { Client } from 'pg';
 import { testDatabaseUrl } from '../resilience/support/databases';
+import {
+  insertAccount,
+  insertBlock,
+  insertProject,
+  insertRow,
+  uniqueUsername,
+} from './support/tree-rows';
 
 /**
  * Toward Citus, sharded by project (the README's "Toward Citus"): a distributed table's primary
@@ -119,31 +126,12 @@ describe('the schema’s keys, sharded by project', () => {
   it('refuses a node whose parent lies in another project', async () => {
     await client.query('BEGIN');
     try {
-      const {
-        rows: [account],
-      } = await client.query<{ id: string }>(
-        `INSERT INTO accounts (username, username_key, password_hash)
-         VALUES ('shard-keys', 'shard-keys-' || gen_random_uuid(), 'x') RETURNING id`,
-      );
-      const {
-        rows: [mine, theirs],
-      } = await client.query<{ id: string }>(
-        `INSERT INTO projects (owner_id, title) VALUES ($1, 'a'), ($1, 'b') RETURNING id`,
-        [account.id],
-      );
-      const {
-        rows: [block],
-      } = await client.query<{ id: string }>(
-        `INSERT INTO blocks (project_id, sort_key, description, style, revision, list_revision)
-         VALUES ($1, 1, '', '{}', 1, 1) RETURNING id`,
-        [theirs.id],
-      );
+      const account = await insertAccount(client, uniqueUsername('shard-keys'));
+      const mine = await insertProject(client, account);
+      const theirs = await insertProject(client, account);
+      const block = await insertBlock(client, theirs);
       await client.query('SAVEPOINT across');
-      await client.query(
-        `INSERT INTO rows (project_id, block_id, sort_key, description, revision, list_revision)
-         VALUES ($1, $2, 1, '', 1, 1)`,
-        [mine.id, block.id],
-      );
+      await insertRow(client, mine, block);
       // The key is checked at commit (tree-keys-at-commit.e2e-spec.ts); this asks for it now.
       await expect(client.query('SET CONSTRAINTS ALL IMMEDIATE')).rejects.toMatchObject({
         code: '23503',
@@ -151,11 +139,8 @@ describe('the schema’s keys, sharded by project', () => {
       });
       await client.query('ROLLBACK TO SAVEPOINT across');
       // Under its own project, the same block takes the row.
-      const { rowCount } = await client.query(
-        `INSERT INTO rows (project_id, block_id, sort_key, description, revision, list_revision)
-         VALUES ($1, $2, 1, '', 1, 1)`,
-        [theirs.id, block.id],
-      );
+      await insertRow(client, theirs, block);
+      const { rowCount } = await client.query('SELECT 1 FROM rows WHERE project_id = $1', [theirs]);
       expect(rowCount).toBe(1);
     } finally {
       await client.query('ROLLBACK');

@@ -1,5 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { testDatabaseUrl } from '../resilience/support/databases';
+import {
+  insertAccount,
+  insertBlock,
+  insertProject,
+  insertRow,
+  uniqueUsername,
+} from './support/tree-rows';
 
 /**
  * The tree's foreign keys are checked at COMMIT (the migration `tree_keys_checked_at_commit`):
@@ -41,41 +49,19 @@ describe('the tree’s foreign keys, checked at commit', () => {
   });
 
   it('fails the transaction at COMMIT when a node’s parent is missing, and keeps none of it', async () => {
-    const username = `tree-keys-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    const username = uniqueUsername('tree-keys');
     await client.query('BEGIN');
     let committed = false;
     try {
-      const {
-        rows: [account],
-      } = await client.query<{ id: string }>(
-        `INSERT INTO accounts (username, username_key, password_hash)
-         VALUES ($1, $1, 'x') RETURNING id`,
-        [username],
-      );
-      const {
-        rows: [project],
-      } = await client.query<{ id: string }>(
-        `INSERT INTO projects (owner_id, title) VALUES ($1, 'p') RETURNING id`,
-        [account.id],
-      );
+      const project = await insertProject(client, await insertAccount(client, username));
       // A block, updated again by a later statement of the same transaction (as the ancestors
       // of a group's writes are), and a row under a block that does not exist.
-      const {
-        rows: [block],
-      } = await client.query<{ id: string }>(
-        `INSERT INTO blocks (project_id, sort_key, description, style, revision, list_revision)
-         VALUES ($1, 1, '', '{}', 1, 1) RETURNING id`,
-        [project.id],
-      );
+      const block = await insertBlock(client, project);
       await client.query(`UPDATE blocks SET child_count = 1 WHERE project_id = $1 AND id = $2`, [
-        project.id,
-        block.id,
+        project,
+        block,
       ]);
-      await client.query(
-        `INSERT INTO rows (project_id, block_id, sort_key, description, revision, list_revision)
-         VALUES ($1, gen_random_uuid(), 1, '', 1, 1)`,
-        [project.id],
-      );
+      await insertRow(client, project, randomUUID());
       committed = true;
       await expect(client.query('COMMIT')).rejects.toMatchObject({
         code: '23503',
@@ -90,41 +76,18 @@ describe('the tree’s foreign keys, checked at commit', () => {
   });
 
   it('accepts the same transaction with the row under its block', async () => {
-    const username = `tree-keys-${Date.now()}-${Math.random().toString(36).slice(2)}`;
     await client.query('BEGIN');
-    const {
-      rows: [account],
-    } = await client.query<{ id: string }>(
-      `INSERT INTO accounts (username, username_key, password_hash)
-       VALUES ($1, $1, 'x') RETURNING id`,
-      [username],
-    );
-    const {
-      rows: [project],
-    } = await client.query<{ id: string }>(
-      `INSERT INTO projects (owner_id, title) VALUES ($1, 'p') RETURNING id`,
-      [account.id],
-    );
-    const {
-      rows: [block],
-    } = await client.query<{ id: string }>(
-      `INSERT INTO blocks (project_id, sort_key, description, style, revision, list_revision)
-       VALUES ($1, 1, '', '{}', 1, 1) RETURNING id`,
-      [project.id],
-    );
-    await client.query(
-      `INSERT INTO rows (project_id, block_id, sort_key, description, revision, list_revision)
-       VALUES ($1, $2, 1, '', 1, 1)`,
-      [project.id, block.id],
-    );
+    const account = await insertAccount(client, uniqueUsername('tree-keys'));
+    const project = await insertProject(client, account);
+    await insertRow(client, project, await insertBlock(client, project));
     await client.query('COMMIT');
     try {
       const { rowCount } = await client.query('SELECT 1 FROM rows WHERE project_id = $1', [
-        project.id,
+        project,
       ]);
       expect(rowCount).toBe(1);
     } finally {
-      await client.query('DELETE FROM accounts WHERE id = $1', [account.id]);
+      await client.query('DELETE FROM accounts WHERE id = $1', [account]);
     }
   });
 });
