@@ -9,7 +9,7 @@ import {
 } from './support/tree-rows';
 
 /**
- * Toward Citus, sharded by project (the README's "Toward Citus"): a distributed table's primary
+ * Toward Citus, sharded by project (docs/decisions.md, "Toward Citus"): a distributed table's primary
  * key, its unique constraints and its foreign keys to another distributed table must include the
  * distribution column. Read off the migrated schema, so that a new table or key cannot forget it.
  */
@@ -40,6 +40,34 @@ describe('the schema’s keys, sharded by project', () => {
     return tables;
   }
 
+  /** The columns of a constraint's `key` (conkey, confkey) of `relation`, in the key's order. */
+  const keyColumns = (key: string, relation: string) =>
+    `array(SELECT a.attname::text FROM unnest(k.${key}) WITH ORDINALITY x(n, i)
+       JOIN pg_attribute a ON a.attrelid = k.${relation} AND a.attnum = x.n ORDER BY x.i)`;
+
+  /** The foreign keys of `tables`, with what they reference and their ON UPDATE, ON DELETE. */
+  async function foreignKeysOf(tables: string[]) {
+    const { rows } = await client.query<{
+      table: string;
+      name: string;
+      columns: string[];
+      referenced: string;
+      referencedColumns: string[];
+      onUpdate: string;
+      onDelete: string;
+    }>(
+      `SELECT t.relname AS table, k.conname AS name, r.relname AS referenced,
+         ${keyColumns('conkey', 'conrelid')} AS columns,
+         ${keyColumns('confkey', 'confrelid')} AS "referencedColumns",
+         k.confupdtype AS "onUpdate", k.confdeltype AS "onDelete"
+       FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid
+         JOIN pg_class r ON r.oid = k.confrelid
+       WHERE k.contype = 'f' AND t.relname = ANY ($1)`,
+      [tables],
+    );
+    return rows;
+  }
+
   it('finds the tree’s tables among them', async () => {
     const tables = [...(await shardedTables()).keys()].sort();
     expect(tables).toEqual(
@@ -51,9 +79,7 @@ describe('the schema’s keys, sharded by project', () => {
   it('includes the project in every primary key and unique constraint of those tables', async () => {
     const sharded = await shardedTables();
     const { rows } = await client.query<{ table: string; name: string; columns: string[] }>(
-      `SELECT t.relname AS table, k.conname AS name,
-         array(SELECT a.attname::text FROM unnest(k.conkey) x(n)
-           JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = x.n) AS columns
+      `SELECT t.relname AS table, k.conname AS name, ${keyColumns('conkey', 'conrelid')} AS columns
        FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid
        WHERE k.contype IN ('p', 'u') AND t.relname = ANY ($1)`,
       [[...sharded.keys()]],
@@ -65,24 +91,8 @@ describe('the schema’s keys, sharded by project', () => {
 
   it('references a row of another sharded table by the project too', async () => {
     const sharded = await shardedTables();
-    const { rows } = await client.query<{
-      table: string;
-      name: string;
-      columns: string[];
-      referenced: string;
-      referencedColumns: string[];
-    }>(
-      `SELECT t.relname AS table, k.conname AS name, r.relname AS referenced,
-         array(SELECT a.attname::text FROM unnest(k.conkey) WITH ORDINALITY x(n, i)
-           JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = x.n ORDER BY x.i)
-           AS columns,
-         array(SELECT a.attname::text FROM unnest(k.confkey) WITH ORDINALITY x(n, i)
-           JOIN pg_attribute a ON a.attrelid = k.confrelid AND a.attnum = x.n ORDER BY x.i)
-           AS "referencedColumns"
-       FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid
-         JOIN pg_class r ON r.oid = k.confrelid
-       WHERE k.contype = 'f' AND t.relname = ANY ($1) AND r.relname = ANY ($1)`,
-      [[...sharded.keys()]],
+    const rows = (await foreignKeysOf([...sharded.keys()])).filter((k) =>
+      sharded.has(k.referenced),
     );
     // The node tables' parents, at least: rows → blocks, columns → rows, contents → columns.
     expect(rows.map((k) => `${k.table}→${k.referenced}`)).toEqual(
@@ -97,21 +107,7 @@ describe('the schema’s keys, sharded by project', () => {
 
   it('lets no foreign key that holds the project change or clear it (Citus refuses those)', async () => {
     const sharded = await shardedTables();
-    const { rows } = await client.query<{
-      table: string;
-      name: string;
-      columns: string[];
-      onUpdate: string;
-      onDelete: string;
-    }>(
-      `SELECT t.relname AS table, k.conname AS name,
-         array(SELECT a.attname::text FROM unnest(k.conkey) x(n)
-           JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = x.n) AS columns,
-         k.confupdtype AS "onUpdate", k.confdeltype AS "onDelete"
-       FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid
-       WHERE k.contype = 'f' AND t.relname = ANY ($1)`,
-      [[...sharded.keys()]],
-    );
+    const rows = await foreignKeysOf([...sharded.keys()]);
     const holding = rows.filter((k) => k.columns.includes(sharded.get(k.table)!));
     expect(holding.map((k) => k.name)).toEqual(
       expect.arrayContaining(['contents_project_id_column_id_fkey', 'revisions_project_id_fkey']),
