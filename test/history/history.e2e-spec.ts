@@ -207,6 +207,36 @@ describe('history and undo', () => {
     expect(content.body.data).toEqual({ html: '<p>b</p>' });
   });
 
+  it('undoes moves to the top, whose sort keys went to zero and below', async () => {
+    const tree = await buildTree(api, token, { blocks: 3, rows: 1, columns: [12], contents: 3 });
+    const [a, , c] = tree.blocks;
+    const [x, , z] = tree.contents[0][0][0];
+    // Each move to the top takes a key one gap below the first: 0, then negative ones. Undone,
+    // a node goes back to a key that another node's old key mirrors.
+    const moves = [c, a, c, z, x, z].map(
+      (node) => () => api.post(`${node}/move`, { position: 0 }, { token }),
+    );
+    const recorded = await recordingWrites(tree.project, moves);
+    const revisions = [...recorded.keys()].sort((m, n) => m - n);
+    // Undo, step by step, back to where the moves began.
+    for (const at of revisions.slice(0, -1).reverse()) {
+      const current = ok(await api.get(tree.project, { token })).headers.etag as string;
+      const undone = ok(
+        await api.post(`${tree.project}/revisions/${at}/restore`, undefined, {
+          token,
+          headers: { 'if-match': current },
+        }),
+      );
+      const { revision: _restored, updatedAt: _at, ...restoredTree } = undone.body;
+      const {
+        revision: _was,
+        updatedAt: _then,
+        ...pastTree
+      } = JSON.parse(recorded.get(at) as string);
+      expect(restoredTree).toEqual(pastTree);
+    }
+  });
+
   it('changes only the tags of what a restore changed', async () => {
     const tree = await buildTree(api, token, { blocks: 2, rows: 1, columns: [6, 6], contents: 1 });
     const at = ok(await api.get(tree.project, { token })).body.revision as number;

@@ -948,6 +948,7 @@ WITH
   state AS (
     SELECT
       v.id,
+      v.level,
       v.parent_id,
       v.sort_key
     FROM
@@ -975,61 +976,197 @@ WITH
   shifted_blocks AS (
     UPDATE blocks x
     SET
-      sort_key = - x.sort_key
+      sort_key = aside.sort_key
     FROM
-      state v
+      (
+        SELECT
+          x.id,
+          above.sort_key + row_number() OVER (
+            ORDER BY
+              x.id
+          ) AS sort_key
+        FROM
+          state v
+          JOIN blocks x ON x.id = v.id
+          AND x.project_id = $1
+          CROSS JOIN (
+            SELECT
+              GREATEST(
+                (
+                  SELECT
+                    max(t.sort_key)
+                  FROM
+                    blocks t
+                  WHERE
+                    t.project_id = $1
+                ),
+                (
+                  SELECT
+                    max(s.sort_key)
+                  FROM
+                    state s
+                  WHERE
+                    s.level = 'block'
+                )
+              ) AS sort_key
+          ) above
+        WHERE
+          v.level = 'block'
+          AND v.sort_key <> x.sort_key
+      ) aside
     WHERE
-      v.id = x.id
+      x.id = aside.id
       AND x.project_id = $1
-      AND v.sort_key <> x.sort_key
     RETURNING
       x.id
   ),
   shifted_rows AS (
     UPDATE rows x
     SET
-      sort_key = - x.sort_key
+      sort_key = aside.sort_key
     FROM
-      state v
+      (
+        SELECT
+          x.id,
+          above.sort_key + row_number() OVER (
+            ORDER BY
+              x.id
+          ) AS sort_key
+        FROM
+          state v
+          JOIN rows x ON x.id = v.id
+          AND x.project_id = $1
+          CROSS JOIN (
+            SELECT
+              GREATEST(
+                (
+                  SELECT
+                    max(t.sort_key)
+                  FROM
+                    rows t
+                  WHERE
+                    t.project_id = $1
+                ),
+                (
+                  SELECT
+                    max(s.sort_key)
+                  FROM
+                    state s
+                  WHERE
+                    s.level = 'row'
+                )
+              ) AS sort_key
+          ) above
+        WHERE
+          v.level = 'row'
+          AND (
+            v.sort_key <> x.sort_key
+            OR v.parent_id <> x.block_id
+          )
+      ) aside
     WHERE
-      v.id = x.id
+      x.id = aside.id
       AND x.project_id = $1
-      AND (
-        v.sort_key <> x.sort_key
-        OR v.parent_id <> x.block_id
-      )
     RETURNING
       x.id
   ),
   shifted_columns AS (
     UPDATE columns x
     SET
-      sort_key = - x.sort_key
+      sort_key = aside.sort_key
     FROM
-      state v
+      (
+        SELECT
+          x.id,
+          above.sort_key + row_number() OVER (
+            ORDER BY
+              x.id
+          ) AS sort_key
+        FROM
+          state v
+          JOIN columns x ON x.id = v.id
+          AND x.project_id = $1
+          CROSS JOIN (
+            SELECT
+              GREATEST(
+                (
+                  SELECT
+                    max(t.sort_key)
+                  FROM
+                    columns t
+                  WHERE
+                    t.project_id = $1
+                ),
+                (
+                  SELECT
+                    max(s.sort_key)
+                  FROM
+                    state s
+                  WHERE
+                    s.level = 'column'
+                )
+              ) AS sort_key
+          ) above
+        WHERE
+          v.level = 'column'
+          AND (
+            v.sort_key <> x.sort_key
+            OR v.parent_id <> x.row_id
+          )
+      ) aside
     WHERE
-      v.id = x.id
+      x.id = aside.id
       AND x.project_id = $1
-      AND (
-        v.sort_key <> x.sort_key
-        OR v.parent_id <> x.row_id
-      )
     RETURNING
       x.id
   ),
   shifted_contents AS (
     UPDATE contents x
     SET
-      sort_key = - x.sort_key
+      sort_key = aside.sort_key
     FROM
-      state v
+      (
+        SELECT
+          x.id,
+          above.sort_key + row_number() OVER (
+            ORDER BY
+              x.id
+          ) AS sort_key
+        FROM
+          state v
+          JOIN contents x ON x.id = v.id
+          AND x.project_id = $1
+          CROSS JOIN (
+            SELECT
+              GREATEST(
+                (
+                  SELECT
+                    max(t.sort_key)
+                  FROM
+                    contents t
+                  WHERE
+                    t.project_id = $1
+                ),
+                (
+                  SELECT
+                    max(s.sort_key)
+                  FROM
+                    state s
+                  WHERE
+                    s.level = 'content'
+                )
+              ) AS sort_key
+          ) above
+        WHERE
+          v.level = 'content'
+          AND (
+            v.sort_key <> x.sort_key
+            OR v.parent_id <> x.column_id
+          )
+      ) aside
     WHERE
-      v.id = x.id
+      x.id = aside.id
       AND x.project_id = $1
-      AND (
-        v.sort_key <> x.sort_key
-        OR v.parent_id <> x.column_id
-      )
     RETURNING
       x.id
   )

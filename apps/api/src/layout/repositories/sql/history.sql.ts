@@ -126,20 +126,30 @@ const parentOf = (level: ChildLevel) =>
   level === 'block' ? undefined : TREE_LEVELS[level].parentColumn;
 
 /**
- * Nodes whose place differs step aside (their sort key negated: unique among themselves), so
- * that no node of the state finds its place taken while the others are moved.
+ * Nodes whose place differs step aside: each takes a key above every key its table holds in the
+ * project and every key of its level in the state, so that while the nodes are put back in
+ * place (one statement, each row checked against the unique keys as it is written), no key of
+ * the state is held by a node that is still to move, and no node that steps aside meets
+ * another. (Keys go to zero and below as nodes are moved to the top: a negated key could be a
+ * sibling's.)
  */
 const SHIFT = sqlStatement<RestoreParams, { shifted: string }>(
   'history.restore-shift',
-  `WITH state AS (SELECT v.id, v.parent_id, v.sort_key FROM ${STATE_AT} AND ${RESTORING}),
+  `WITH state AS (SELECT v.id, v.level, v.parent_id, v.sort_key FROM ${STATE_AT} AND ${RESTORING}),
   ${CHILD_LEVELS.map((level) => {
     const { table } = TREE_LEVELS[level];
     const parent = parentOf(level);
     const moved = parent
       ? `(v.sort_key <> x.sort_key OR v.parent_id <> x.${parent})`
       : 'v.sort_key <> x.sort_key';
-    return `shifted_${table} AS (UPDATE ${table} x SET sort_key = -x.sort_key FROM state v
-      WHERE v.id = x.id AND x.project_id = $projectId AND ${moved} RETURNING x.id)`;
+    return `shifted_${table} AS (UPDATE ${table} x SET sort_key = aside.sort_key
+      FROM (SELECT x.id, above.sort_key + row_number() OVER (ORDER BY x.id) AS sort_key
+        FROM state v JOIN ${table} x ON x.id = v.id AND x.project_id = $projectId
+          CROSS JOIN (SELECT GREATEST(
+            (SELECT max(t.sort_key) FROM ${table} t WHERE t.project_id = $projectId),
+            (SELECT max(s.sort_key) FROM state s WHERE s.level = '${level}')) AS sort_key) above
+        WHERE v.level = '${level}' AND ${moved}) aside
+      WHERE x.id = aside.id AND x.project_id = $projectId RETURNING x.id)`;
   }).join(',\n  ')}
   SELECT (${CHILD_LEVELS.map((l) => `(SELECT count(*) FROM shifted_${TREE_LEVELS[l].table})`).join(' + ')})::text AS shifted`,
 );
