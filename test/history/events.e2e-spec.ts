@@ -353,6 +353,29 @@ describe('live changes', () => {
     expect(reopened?.status).toBe(200);
   });
 
+  it('answers HEAD with the stream’s headers and no body, and holds no stream for it', async () => {
+    const account = await apis[0].newAccount('events-head');
+    const { project } = await createLayout(apis[0], account.token);
+    // More than an account's streams: a HEAD that held one would leave the GET below a 429.
+    for (let i = 0; i < 12; i++) {
+      const head = await apis[i % 2].request('HEAD', `${project}/events`, {
+        token: account.token,
+      });
+      expect(head.status).toBe(200);
+      expect(head.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+      expect(head.headers['cache-control']).toBe('no-store');
+      expect(head.text).toBe('');
+    }
+    const other = await apis[0].newAccount('events-head-other');
+    expect(
+      (await apis[1].request('HEAD', `${project}/events`, { token: other.token })).status,
+    ).toBe(404);
+    const stream = await open(apps[0], `${project}/events`, {
+      authorization: `Bearer ${account.token}`,
+    });
+    expect(stream.status).toBe(200);
+  });
+
   it('ends the streams of a project that is deleted', async () => {
     const { project } = await createLayout(apis[0], token);
     const stream = await open(apps[1], `${project}/events`);

@@ -19,7 +19,7 @@ export interface EventSink {
 const openStreams = new WeakMap<FastifyInstance, Set<ServerResponse>>();
 
 /**
- * Answers `reply` with a `text/event-stream` that stays open: the headers Fastify's hooks set
+ * Answers `reply` with a `text/event-stream` that stays open (a HEAD's ends after its headers): the headers Fastify's hooks set
  * so far (CORS, `X-Request-Id`, rate limits) go out with the stream's own, and the stream
  * leaves Fastify's reply (and so compression, which would hold events back). The stream is
  * known to the server's shutdown, which ends it (endEventStreams).
@@ -40,6 +40,9 @@ export function openEventStream(reply: FastifyReply): EventSink {
     'x-content-type-options': 'nosniff',
     [REQUEST_ID_HEADER]: reply.request.id,
   });
+  // A HEAD asks for the stream's headers alone: they go out, and the answer ends there. The
+  // stream still starts and stops (what it counts comes free when the answer closes).
+  if (reply.request.method === 'HEAD') raw.end();
   raw.socket?.setNoDelay(true);
   let streams = openStreams.get(reply.server);
   if (!streams) {
@@ -50,7 +53,7 @@ export function openEventStream(reply: FastifyReply): EventSink {
   open.add(raw);
   raw.once('close', () => open.delete(raw));
   return {
-    write: (chunk) => raw.write(chunk),
+    write: (chunk) => raw.writableEnded || raw.write(chunk),
     get unsentBytes() {
       return raw.writableLength;
     },
