@@ -19,10 +19,10 @@ export interface EventSink {
 const openStreams = new WeakMap<FastifyInstance, Set<ServerResponse>>();
 
 /**
- * Answers `reply` with a `text/event-stream` that stays open (a HEAD's ends after its headers): the headers Fastify's hooks set
- * so far (CORS, `X-Request-Id`, rate limits) go out with the stream's own, and the stream
- * leaves Fastify's reply (and so compression, which would hold events back). The stream is
- * known to the server's shutdown, which ends it (endEventStreams).
+ * Answers `reply` with a `text/event-stream` that stays open (a HEAD's ends after its headers):
+ * the headers Fastify's hooks set so far (CORS, `X-Request-Id`, rate limits) go out with the
+ * stream's own, and the stream leaves Fastify's reply (and so compression, which would hold
+ * events back). The stream is known to the server's shutdown, which ends it (endEventStreams).
  */
 export function openEventStream(reply: FastifyReply): EventSink {
   const raw = reply.raw;
