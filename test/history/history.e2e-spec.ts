@@ -1,6 +1,7 @@
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
 import { buildTree } from '../support/tree-builder';
+import { checkTreeAccounts } from '../support/tree-invariants';
 import { Api, createLayout, type Response, startTestApp } from '../support/test-app';
 
 /** CONTRACT.md, part two, "History and undo". */
@@ -251,6 +252,25 @@ describe('history and undo', () => {
     expect(ok(await api.get(tree.blocks[0], { token })).headers.etag).toBe(
       `"r${restored.body.revision}"`,
     );
+  });
+
+  it('keeps the tags of an empty column and its ancestors when a restore leaves them as they were', async () => {
+    const tree = await buildTree(api, token, { blocks: 1, rows: 1, columns: [3], contents: 0 });
+    const column = tree.columns[0][0][0];
+    const columns = column.slice(0, column.lastIndexOf('/'));
+    const tagsOf = async () =>
+      Promise.all(
+        [tree.blocks[0], tree.rows[0][0], column, columns].map(
+          async (path) => ok(await api.get(path, { token })).headers.etag,
+        ),
+      );
+    const at = ok(await api.get(tree.project, { token })).body.revision as number;
+    const before = await tagsOf();
+    ok(await api.put(tree.project, { title: 'Renamed' }, { token }));
+    ok(await api.post(`${tree.project}/revisions/${at}/restore`, undefined, { token }));
+    expect(await tagsOf()).toEqual(before);
+    // What the limits count (children and their bytes) is what the tree holds.
+    expect((await checkTreeAccounts(tree.projectId)).mismatches).toEqual([]);
   });
 
   it('stores per revision what the request changed, not the project', async () => {

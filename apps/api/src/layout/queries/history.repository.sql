@@ -368,6 +368,9 @@ FROM
                 (json_build_object('_id', z.id, 'description', z.description, 'columns', '[]'::json))::text
               ) + z.children_bytes
             )
+          ) FILTER (
+            WHERE
+              z.id IS NOT NULL
           ),
           0
         ) + 2 * GREATEST(count(z.id) - 1, 0)
@@ -425,6 +428,9 @@ FROM
         COALESCE(
           sum(
             octet_length((json_build_object('_id', z.id, 'type', z.type, 'style', z.style, 'data', z.data))::text)
+          ) FILTER (
+            WHERE
+              z.id IS NOT NULL
           ),
           0
         ) + 2 * GREATEST(count(z.id) - 1, 0)
@@ -484,6 +490,9 @@ FROM
             (
               octet_length((json_build_object('_id', z.id, 'size', z.size::text, 'contents', '[]'::json))::text) + z.children_bytes
             )
+          ) FILTER (
+            WHERE
+              z.id IS NOT NULL
           ),
           0
         ) + 2 * GREATEST(count(z.id) - 1, 0)

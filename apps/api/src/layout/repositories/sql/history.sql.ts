@@ -184,9 +184,10 @@ function upsert(level: ChildLevel): SqlStatement<RestoreParams, never> {
 const CHILD_OF = { column: 'content', row: 'column', block: 'row' } as const;
 
 /**
- * The counts and bytes of every node of `level` worked out again from its children; its tags
- * move on where it changed: its own members (it took the write's revision), its children's
- * count or bytes, or any child that took the write's revision.
+ * The counts and bytes of every node of `level` worked out again from its children (a node
+ * without any joins one row of nulls, whose bytes are not a child's); its tags move on where it
+ * changed: its own members (it took the write's revision), its children's count or bytes, or
+ * any child that took the write's revision.
  */
 function recount(level: 'column' | 'row' | 'block'): SqlStatement<RestoreParams, never> {
   const { table } = TREE_LEVELS[level];
@@ -197,7 +198,8 @@ function recount(level: 'column' | 'row' | 'block'): SqlStatement<RestoreParams,
     `UPDATE ${table} x SET child_count = s.n, children_bytes = s.bytes,
        revision = ${WRITE_REVISION}, list_revision = ${WRITE_REVISION}
      FROM (SELECT y.id, y.revision, y.child_count, y.children_bytes, count(z.id)::int AS n,
-         (COALESCE(sum(${nodeBytes[child]('z')}), 0) + 2 * GREATEST(count(z.id) - 1, 0))::bigint AS bytes,
+         (COALESCE(sum(${nodeBytes[child]('z')}) FILTER (WHERE z.id IS NOT NULL), 0)
+           + 2 * GREATEST(count(z.id) - 1, 0))::bigint AS bytes,
          COALESCE(bool_or(z.revision = ${WRITE_REVISION}), false) AS child_changed
        FROM ${table} y LEFT JOIN ${childTable} z
          ON z.project_id = $projectId AND z.${parentColumn} = y.id
