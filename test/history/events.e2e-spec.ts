@@ -223,6 +223,11 @@ describe('live changes', () => {
       401,
     );
     expect((await open(apps[0], `${project}/events?ticket=short`, {})).status).toBe(400);
+    // No body or `{}` asks for a ticket; a member is an unknown one.
+    expect((await apis[1].post(`${project}/events/tickets`, {}, { token })).status).toBe(201);
+    const refused = await apis[1].post(`${project}/events/tickets`, { project }, { token });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ type: '/problems/validation' });
   });
 
   it('ends the streams of a revoked token on every instance, and refuses its tickets', async () => {

@@ -323,6 +323,23 @@ describe('history and undo', () => {
     expect(ok(await api.get(project, { token })).body.revision).toBe(4);
   });
 
+  it('takes no body, or an empty one, for a restore: anything else is a 400 that changes nothing', async () => {
+    const { project } = await createLayout(api, token);
+    for (const raw of ['[]', '{"revision":2}', '"2"', 'null']) {
+      const answer = await api.request('POST', `${project}/revisions/2/restore`, {
+        token,
+        raw,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect({ raw, status: answer.status }).toEqual({ raw, status: 400 });
+      expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
+    }
+    expect(ok(await api.get(project, { token })).body.revision).toBe(4);
+    ok(await api.post(`${project}/revisions/2/restore`, {}, { token }));
+    ok(await api.post(`${project}/revisions/3/restore`, undefined, { token }));
+    expect(ok(await api.get(project, { token })).body.revision).toBe(6);
+  });
+
   it('pages the list newest first with before and limit, and refuses bad parameters', async () => {
     const { project } = await createLayout(api, token);
     const first = ok(await api.get(`${project}/revisions?limit=3`, { token }));

@@ -103,3 +103,5 @@ export * from './history/list-revisions.query.dto';
 export * from './history/change-event';
 export * from './history/event-ticket.response';
 export * from './history/events.query.dto';
+export * from './history/restore-revision.dto';
+export * from './history/issue-event-ticket.dto';

@@ -1,14 +1,20 @@
-import { Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
-import { EventTicketResponse, StreamEventsQueryDto } from '@layout/contracts';
+import { EventTicketResponse, IssueEventTicketDto, StreamEventsQueryDto } from '@layout/contracts';
 import { type BearerSession } from '../../common/auth/authenticated-account';
 import { CurrentSession } from '../../common/decorators/current-account.decorator';
 import { AcceptsTicket, OptionalAccount } from '../../common/decorators/optional-account.decorator';
 import { openEventStream } from '../../common/http/event-stream-response';
 import { NoStore } from '../../common/http/cache-control';
 import { type Representation } from '../../common/http/representation';
-import { ApiCreatedJsonResponse, ApiProblems, ApiProtected } from '../../common/openapi/decorators';
+import {
+  ApiCreatedJsonResponse,
+  ApiOptionalBody,
+  ApiProblems,
+  ApiProtected,
+  BODY_PROBLEMS,
+} from '../../common/openapi/decorators';
 import { ProjectPath } from '../params/layout-paths.params';
 import { EventsService } from '../services/events.service';
 
@@ -87,10 +93,13 @@ export class EventsController {
     'The ticket.',
     { location: false },
   )
-  @ApiProblems('notFound')
+  @ApiOptionalBody(IssueEventTicketDto)
+  @ApiProblems(...BODY_PROBLEMS, 'notFound')
   issueTicket(
     @CurrentSession() session: BearerSession,
     @Param() path: ProjectPath,
+    // Validated (none, or `{}`), then nothing to read: the path and the token say it all.
+    @Body() _body: IssueEventTicketDto,
   ): Promise<Representation<EventTicketResponse>> {
     return this.events.issueTicket({
       accountId: session.id,

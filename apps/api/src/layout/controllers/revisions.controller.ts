@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
 import {
@@ -7,6 +7,7 @@ import {
   REVISIONS_PAGE_SIZE_DEFAULT,
   REVISIONS_PAGE_SIZE_MAX,
   REVISIONS_PAGE_SIZE_MIN,
+  RestoreRevisionDto,
   RevisionResponse,
 } from '@layout/contracts';
 import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
@@ -16,9 +17,11 @@ import { Conditions, type RequestConditions } from '../../common/http/request-co
 import { type Representation } from '../../common/http/representation';
 import {
   ApiChangedResponse,
+  ApiOptionalBody,
   ApiProblems,
   ApiProtected,
   ApiTaggedRead,
+  BODY_PROBLEMS,
 } from '../../common/openapi/decorators';
 import { PROJECT_EXAMPLE, REVISION_EXAMPLES } from '../../common/openapi/examples';
 import { ProjectPath } from '../params/layout-paths.params';
@@ -135,11 +138,14 @@ export class RevisionsController {
       'meanwhile, it answers 412 and changes nothing. Only what differs is written, and only ' +
       'the tags of what differs change. A revision that is not kept answers 404.',
   })
+  @ApiOptionalBody(RestoreRevisionDto)
   @ApiChangedResponse(ProjectResponse, PROJECT_EXAMPLE, 'The project, restored.')
-  @ApiProblems('notFound', 'limitExceeded')
+  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
   restore(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: RevisionPath,
+    // Validated (none, or `{}`), then nothing to read: the path and If-Match say it all.
+    @Body() _body: RestoreRevisionDto,
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<ProjectResponse>> {
     const { projectId, revision } = path;
