@@ -40,7 +40,11 @@ describe('a tree write of one parent', () => {
     await db.connect();
     try {
       await db.query('BEGIN');
-      await db.query(`SELECT set_config('layout.revision', '1000', true)`);
+      // What the project's lock sets for the write statements behind it.
+      await db.query(
+        `SELECT set_config('layout.revision', '1000', true),
+           set_config('layout.write_time', clock_timestamp()::text, true)`,
+      );
       const values = TOUCH.parameters.map((name) => ({ projectId, columnIds })[name]);
       const { rows } = await db.query<{ columns: number }>(TOUCH.text, values);
       return rows[0].columns;

@@ -238,6 +238,51 @@ describe('history and undo', () => {
     }
   });
 
+  it('times each revision when it takes the lock, so that times follow revisions', async () => {
+    const { project } = await createLayout(api, token);
+    const projectId = project.split('/').pop() as string;
+    // Another writer holds the project's lock while the request's transaction begins behind it,
+    // then commits a revision of its own: the request's revision comes after it, in time too.
+    const writer = new Client({ connectionString: process.env.LAYOUT_TEST_DATABASE_URL });
+    await writer.connect();
+    try {
+      await writer.query('BEGIN');
+      await writer.query('SELECT 1 FROM projects WHERE id = $1 FOR NO KEY UPDATE', [projectId]);
+      const retitled = api.put(project, { title: 'Later' }, { token });
+      const waiting = async () =>
+        Number(
+          (
+            await db.query<{ n: string }>(
+              `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database()
+                 AND wait_event_type = 'Lock' AND query LIKE '%FOR NO KEY UPDATE%'`,
+            )
+          ).rows[0].n,
+        );
+      for (let tries = 0; (await waiting()) === 0; tries++) {
+        if (tries === 500) throw new Error('the write never waited for the lock');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await writer.query(
+        `WITH p AS (UPDATE projects SET revision = revision + 1, updated_at = clock_timestamp()
+           WHERE id = $1 RETURNING id, revision, updated_at, title)
+         INSERT INTO revisions (project_id, revision, created_at, operation, path, title)
+         SELECT id, revision, updated_at, 'project.update', '/projects/' || id, title FROM p`,
+        [projectId],
+      );
+      await writer.query('COMMIT');
+      expect(ok(await retitled).headers['project-revision']).toBe('6');
+    } finally {
+      await writer.end();
+    }
+    const [later, earlier] = ok(await api.get(`${project}/revisions?limit=2`, { token })).body as {
+      revision: number;
+      createdAt: string;
+    }[];
+    expect([later.revision, earlier.revision]).toEqual([6, 5]);
+    expect(later.createdAt >= earlier.createdAt).toBe(true);
+    expect(ok(await api.get(project, { token })).body.updatedAt).toBe(later.createdAt);
+  });
+
   it('changes only the tags of what a restore changed', async () => {
     const tree = await buildTree(api, token, { blocks: 2, rows: 1, columns: [6, 6], contents: 1 });
     const at = ok(await api.get(tree.project, { token })).body.revision as number;

@@ -63,6 +63,7 @@ describe('the history’s pruning in a write', () => {
       await db.query(`SET LOCAL plan_cache_mode = force_generic_plan`);
       await db.query(
         `SELECT set_config('layout.revision', $1, true),
+           set_config('layout.write_time', clock_timestamp()::text, true),
            set_config('layout.history_revisions', '2', true)`,
         [String(revision)],
       );

@@ -520,7 +520,7 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       child_count = x.child_count + d.count,
       children_bytes = x.children_bytes + d.bytes + 2 * (GREATEST(x.child_count + d.count - 1, 0) - GREATEST(x.child_count - 1, 0)),
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       parent_changes d
     WHERE
@@ -792,7 +792,7 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       child_count = x.child_count + d.count,
       children_bytes = x.children_bytes + d.bytes + 2 * (GREATEST(x.child_count + d.count - 1, 0) - GREATEST(x.child_count - 1, 0)),
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       parent_changes d
     WHERE
@@ -1069,7 +1069,7 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       child_count = x.child_count + d.count,
       children_bytes = x.children_bytes + d.bytes + 2 * (GREATEST(x.child_count + d.count - 1, 0) - GREATEST(x.child_count - 1, 0)),
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       parent_changes d
     WHERE
@@ -1571,7 +1571,7 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       child_count = x.child_count + d.count,
       children_bytes = x.children_bytes + d.bytes + 2 * (GREATEST(x.child_count + d.count - 1, 0) - GREATEST(x.child_count - 1, 0)),
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       parent_changes d
     WHERE
@@ -1892,7 +1892,7 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       child_count = x.child_count + d.count,
       children_bytes = x.children_bytes + d.bytes + 2 * (GREATEST(x.child_count + d.count - 1, 0) - GREATEST(x.child_count - 1, 0)),
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       parent_changes d
     WHERE
@@ -2048,7 +2048,7 @@ WITH
         ELSE b.revision
       END,
       updated_at = CASE
-        WHEN $4::boolean THEN now()
+        WHEN $4::boolean THEN NULLIF(current_setting('layout.write_time', true), '')::timestamptz
         ELSE b.updated_at
       END,
       sort_key = COALESCE($6::bigint, b.sort_key)
@@ -2191,7 +2191,7 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       child_count = x.child_count + d.count,
       children_bytes = x.children_bytes + d.bytes + 2 * (GREATEST(x.child_count + d.count - 1, 0) - GREATEST(x.child_count - 1, 0)),
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       parent_changes d
     WHERE

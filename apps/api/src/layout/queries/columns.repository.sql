@@ -378,7 +378,7 @@ WITH
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       touched_block d
     WHERE
@@ -647,7 +647,7 @@ WITH
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       touched_block d
     WHERE
@@ -932,7 +932,7 @@ WITH
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       touched_block d
     WHERE
@@ -1400,7 +1400,7 @@ WITH
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       (
         SELECT
@@ -1747,7 +1747,7 @@ WITH
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       (
         SELECT
@@ -2103,7 +2103,7 @@ WITH
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       touched_block d
     WHERE
@@ -2349,7 +2349,7 @@ WITH
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       touched_block d
     WHERE

@@ -300,7 +300,7 @@ WITH
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       touched_block d
     WHERE
@@ -557,7 +557,7 @@ WITH
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       touched_block d
     WHERE
@@ -824,7 +824,7 @@ WITH
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       touched_block d
     WHERE
@@ -1280,7 +1280,7 @@ WITH
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       (
         SELECT
@@ -1619,7 +1619,7 @@ WITH
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       (
         SELECT
@@ -1892,7 +1892,7 @@ WITH
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       touched_block d
     WHERE

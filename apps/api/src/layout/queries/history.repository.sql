@@ -713,7 +713,7 @@ WITH
       children_bytes = s.bytes,
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       h,
       s

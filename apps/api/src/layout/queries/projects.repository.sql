@@ -691,6 +691,7 @@ SELECT
     ) + p.children_bytes
   ) AS tree_bytes,
   set_config('layout.revision', (p.revision + 1)::text, true) AS write_revision,
+  set_config('layout.write_time', clock_timestamp()::text, true) AS write_time,
   set_config('layout.operation', $3, true) AS operation,
   set_config('layout.path', $4, true) AS path,
   set_config('layout.history_revisions', $5::int::text, true) AS kept
@@ -976,7 +977,7 @@ WITH
     SET
       title = $2,
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       target t
     WHERE

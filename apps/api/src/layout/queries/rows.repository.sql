@@ -359,7 +359,7 @@ WITH
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       touched_block d
     WHERE
@@ -612,7 +612,7 @@ WITH
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       touched_block d
     WHERE
@@ -870,7 +870,7 @@ WITH
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       touched_block d
     WHERE
@@ -1336,7 +1336,7 @@ WITH
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       (
         SELECT
@@ -1649,7 +1649,7 @@ WITH
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       (
         SELECT
@@ -1990,7 +1990,7 @@ WITH
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       touched_block d
     WHERE

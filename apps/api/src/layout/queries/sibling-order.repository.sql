@@ -84,7 +84,7 @@ WITH
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       child_count = x.child_count + d.count,
       children_bytes = x.children_bytes + d.bytes + 2 * (GREATEST(x.child_count + d.count - 1, 0) - GREATEST(x.child_count - 1, 0)),
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       parent_changes d
     WHERE
@@ -417,7 +417,7 @@ WITH
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       touched_block d
     WHERE
@@ -773,7 +773,7 @@ WITH
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       touched_block d
     WHERE
@@ -1083,7 +1083,7 @@ WITH
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
       list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
       children_bytes = x.children_bytes + d.bytes,
-      updated_at = now()
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
     FROM
       touched_block d
     WHERE

@@ -9,7 +9,7 @@ import { deleteNodeStatement } from './sql/delete-node.sql';
 import { blockJson, blocksOf, nodeBytes } from './sql/documents.sql';
 import { moveNodeStatements, type MovePlacement } from './sql/move-node.sql';
 import { newNodeSortKey } from './sql/new-node.sql';
-import { lockedPath, ownedPath, WRITE_REVISION } from './sql/paths.sql';
+import { lockedPath, ownedPath, WRITE_REVISION, WRITE_TIME } from './sql/paths.sql';
 import { TaggedReads } from './sql/tagged-reads';
 import { cachedReads } from './cached-reads';
 import { DocumentCache } from './document-cache';
@@ -81,7 +81,7 @@ const UPDATE = treeWriteStatement<
        UPDATE blocks b SET description = $description,
          style = CASE WHEN $changed::boolean THEN $style::json ELSE b.style END,
          revision = CASE WHEN $changed::boolean THEN ${WRITE_REVISION} ELSE b.revision END,
-         updated_at = CASE WHEN $changed::boolean THEN now() ELSE b.updated_at END,
+         updated_at = CASE WHEN $changed::boolean THEN ${WRITE_TIME} ELSE b.updated_at END,
          sort_key = COALESCE($sortKey::bigint, b.sort_key)
        FROM target t WHERE b.id = t.id AND b.project_id = $projectId
        RETURNING b.id, ${nodeBytes.block('b')} AS bytes, (${blockJson('b')})::text AS json)`,

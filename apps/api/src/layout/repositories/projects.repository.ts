@@ -6,7 +6,7 @@ import { type ProjectListKey } from '../project-list-cursor';
 import { projectBytes, projectJson, projectSummaryJson } from './sql/documents.sql';
 import { treeWriteStatement } from './sql/changes.sql';
 import { COPY_PROJECT, copyDocumentStatement } from './sql/copy-node.sql';
-import { ownedPath, WRITE_REVISION } from './sql/paths.sql';
+import { ownedPath, WRITE_REVISION, WRITE_TIME } from './sql/paths.sql';
 import { TaggedReads } from './sql/tagged-reads';
 import { cachedReads } from './cached-reads';
 import { DocumentCache } from './document-cache';
@@ -109,12 +109,13 @@ function pageParams(query: ProjectPageQuery): PageParams | AfterParams {
 // wait for each other's locks in opposite orders.
 //
 // The lock also sets the revision the write creates as a transaction-local setting
-// (WRITE_REVISION, read by every write statement), with what the write records in the history:
-// its operation, the path it addressed and how many revisions are kept (the migration
-// `history` has the triggers that read them). So the statements can be sent right behind
-// the lock without waiting for its answer: the project stays locked for as short a time as the
-// statements take, not for the time this process needs to read each answer. A lock that finds
-// no project sets nothing, and every write statement then changes nothing.
+// (WRITE_REVISION, read by every write statement), and its time (WRITE_TIME), with what the
+// write records in the history: its operation, the path it addressed and how many revisions
+// are kept (the migration `history` has the triggers that read them). So the statements can be
+// sent right behind the lock without waiting for its answer: the project stays locked for as
+// short a time as the statements take, not for the time this process needs to read each
+// answer. A lock that finds no project sets nothing, and every write statement then changes
+// nothing.
 const LOCK = sqlStatement<
   ProjectScope & RecordedChange,
   { revision: number; title: string; tree_bytes: string }
@@ -125,6 +126,7 @@ const LOCK = sqlStatement<
      FOR NO KEY UPDATE)
    SELECT p.revision, p.title, ${projectBytes('p')} AS tree_bytes,
      set_config('layout.revision', (p.revision + 1)::text, true) AS write_revision,
+     set_config('layout.write_time', clock_timestamp()::text, true) AS write_time,
      set_config('layout.operation', $operation, true) AS operation,
      set_config('layout.path', $path, true) AS path,
      set_config('layout.history_revisions', $historyRevisions::int::text, true) AS kept
@@ -157,7 +159,7 @@ const RETITLE = treeWriteStatement<
      SELECT p.id, ${projectBytes('p')} AS bytes FROM projects p
      WHERE p.id = $projectId AND ${WRITE_REVISION} IS NOT NULL),
    touched_project AS (
-     UPDATE projects p SET title = $title, revision = ${WRITE_REVISION}, updated_at = now()
+     UPDATE projects p SET title = $title, revision = ${WRITE_REVISION}, updated_at = ${WRITE_TIME}
      FROM target t WHERE p.id = t.id
      RETURNING p.id, p.revision, p.title, p.updated_at, (${projectJson('p')})::text AS json,
        ${projectBytes('p')} AS tree_bytes)`,

@@ -1,6 +1,6 @@
 import { sqlStatement, type SqlStatement } from '../../../database/sql-statement';
 import { projectBytes } from './documents.sql';
-import { KEPT_REVISIONS, WRITE_REVISION } from './paths.sql';
+import { KEPT_REVISIONS, WRITE_REVISION, WRITE_TIME } from './paths.sql';
 import {
   levelAndAncestors,
   type ParentLevel,
@@ -183,7 +183,7 @@ function touchParent(level: ParentLevel, parents: Parents): string {
     `list_revision = ${WRITE_REVISION}`,
     `child_count = x.child_count + d.count`,
     `children_bytes = x.children_bytes + d.bytes + ${separatorsDelta('x.child_count', 'x.child_count + d.count')}`,
-    ...(level === 'project' ? ['updated_at = now()'] : []),
+    ...(level === 'project' ? [`updated_at = ${WRITE_TIME}`] : []),
   ];
   const delta = `(d.bytes + ${separatorsDelta('x.child_count - d.count', 'x.child_count')})::bigint`;
   return `touched_${level} AS (
@@ -201,7 +201,7 @@ function touchAncestor(level: ParentLevel, below: ParentLevel, parents: Parents)
     `revision = ${WRITE_REVISION}`,
     `list_revision = ${WRITE_REVISION}`,
     `children_bytes = x.children_bytes + d.bytes`,
-    ...(level === 'project' ? ['updated_at = now()'] : []),
+    ...(level === 'project' ? [`updated_at = ${WRITE_TIME}`] : []),
   ];
   // One parent has one ancestor per level: its change as it is; several, their sum.
   const changes =

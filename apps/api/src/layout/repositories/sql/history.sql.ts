@@ -10,7 +10,7 @@ import {
   rowWith,
 } from './documents.sql';
 import { RECORD_REVISION } from './changes.sql';
-import { WRITE_REVISION } from './paths.sql';
+import { WRITE_REVISION, WRITE_TIME } from './paths.sql';
 import { type ChildLevel, TREE_LEVELS } from './tree-levels';
 
 // The history of a project: a row of `revisions` per revision (RECORD_REVISION, changes.sql.ts),
@@ -223,7 +223,7 @@ const RESTORE_PROJECT = sqlStatement<RestoreParams, { json: string; tree_bytes: 
        FROM blocks b WHERE b.project_id = $projectId),
      touched_project AS (
        UPDATE projects p SET title = h.title, child_count = s.n, children_bytes = s.bytes,
-         revision = ${WRITE_REVISION}, list_revision = ${WRITE_REVISION}, updated_at = now()
+         revision = ${WRITE_REVISION}, list_revision = ${WRITE_REVISION}, updated_at = ${WRITE_TIME}
        FROM h, s WHERE p.id = $projectId AND ${RESTORING}
        RETURNING p.id, p.revision, p.title, p.updated_at, (${projectJson('p')})::text AS json,
          ${projectBytes('p')} AS tree_bytes),

@@ -42,6 +42,14 @@ export function ownedPath(level: TreeLevel): string {
  */
 export const WRITE_REVISION = `NULLIF(current_setting('layout.revision', true), '')::int`;
 
+/**
+ * When the transaction's write happened: the clock as locking the project read it. Unlike
+ * `now()` (when the transaction began, which may be before an earlier writer let go of the
+ * lock), it follows the project's order of writes, on any instance, so that revisions' times
+ * never go back.
+ */
+export const WRITE_TIME = `NULLIF(current_setting('layout.write_time', true), '')::timestamptz`;
+
 /** How many revisions the history keeps (HISTORY_REVISIONS), as locking the project set it. */
 export const KEPT_REVISIONS = `NULLIF(current_setting('layout.history_revisions', true), '')::int`;
 
