@@ -397,6 +397,14 @@ describe('history and undo', () => {
       const answer = await api.get(`${project}/revisions?${query}`, { token });
       expect({ query, status: answer.status }).toEqual({ query, status: 400 });
     }
+    // Past the largest revision a project can have: the answer says where the range ends.
+    const tooLate = await api.get(`${project}/revisions?before=2147483648`, { token });
+    expect(tooLate.body.errors).toEqual([
+      {
+        pointer: '/before',
+        detail: 'must be a revision number (an integer from 1 to 2147483647)',
+      },
+    ]);
   });
 
   it('answers 304 to a revision list or a past state whose tag the client names', async () => {

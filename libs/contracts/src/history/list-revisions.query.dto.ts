@@ -9,12 +9,13 @@ export const REVISIONS_PAGE_SIZE_MIN = 1;
 export const REVISIONS_PAGE_SIZE_MAX = 100;
 
 export const REVISIONS_LIMIT_DETAIL = `must be an integer from ${REVISIONS_PAGE_SIZE_MIN} to ${REVISIONS_PAGE_SIZE_MAX}`;
-export const REVISION_NUMBER_DETAIL = 'must be a revision number (an integer from 1)';
+// A project's revision is a 32-bit integer: no project reaches past this.
+const REVISION_MAX = 2_147_483_647;
+export const REVISION_NUMBER_DETAIL = `must be a revision number (an integer from 1 to ${REVISION_MAX})`;
 
 // A query parameter is always a string: its decimal form, without sign, spaces or leading zeros,
 // becomes a number; anything else stays as it came and fails the rule.
 const DECIMAL = /^[1-9]\d{0,9}$/;
-const REVISION_MAX = 2_147_483_647;
 
 const toNumber = ({ value }: { value: unknown }) =>
   typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value;
