@@ -57,6 +57,13 @@ describe('Idempotency-Key', () => {
       headers: { 'idempotency-key': key },
     });
     expect(answerOf(bare)).toEqual(answerOf(created));
+    // The same body from another serialiser: other member order, other spacing.
+    const reordered = await api.request('POST', layout.contents, {
+      ...keyed(key),
+      raw: '{ "data": { "html": "<p>autosave</p>" },\n  "type": "text" }',
+      headers: { ...keyed(key).headers, 'content-type': 'application/json' },
+    });
+    expect(answerOf(reordered)).toEqual(answerOf(created));
     expect(await contentsOf()).toBe(before.contents + 1);
     expect(await revisionOf()).toBe(before.revision + 1);
   });

@@ -25,4 +25,11 @@ describe('fingerprintOf', () => {
     expect(fingerprintOf('POST', '/projects/x', { title: 'a' })).not.toBe(base);
     expect(fingerprintOf('POST', '/projects', { title: 'b' })).not.toBe(base);
   });
+
+  it('reads the same body in any order of its members as one request', () => {
+    const body = { type: 'text', data: { html: 'a', alt: 'b' }, position: 0 };
+    const reordered = { position: 0, data: { alt: 'b', html: 'a' }, type: 'text' };
+    expect(fingerprintOf('POST', '/c', reordered)).toBe(fingerprintOf('POST', '/c', body));
+    expect(fingerprintOf('POST', '/c', [1, 2])).not.toBe(fingerprintOf('POST', '/c', [2, 1]));
+  });
 });

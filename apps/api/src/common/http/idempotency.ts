@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { type FastifyRequest } from 'fastify';
+import { stringify as canonicalJson } from 'safe-stable-stringify';
 import { RequestValidationError } from '../errors';
 
 /** Longest key taken: a UUID needs 36; room for any client's scheme. */
@@ -37,8 +38,12 @@ export function parseIdempotencyKey(header: string | string[] | undefined): stri
   return key;
 }
 
+/**
+ * What identifies a request: its method, path and body as JSON with its members in one order, so
+ * that a retry matches whatever order or spacing its client's serialiser gives the same body.
+ */
 export function fingerprintOf(method: string, path: string, body: unknown): string {
-  return hash('sha256', `${method} ${path}\n${JSON.stringify(body ?? null)}`, 'hex');
+  return hash('sha256', `${method} ${path}\n${canonicalJson(body ?? null)}`, 'hex');
 }
 
 /**
