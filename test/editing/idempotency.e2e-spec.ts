@@ -156,6 +156,10 @@ describe('Idempotency-Key', () => {
         },
       );
       expect([value, response.status]).toEqual([value, 400]);
+      expect(response.body.detail).toMatch(
+        /^The Idempotency-Key header must be a string of 1 to 255/,
+      );
+      expect(response.body.errors).toEqual([]);
     }
     // The same key from another account is that account's own.
     const key = randomUUID();

@@ -28,12 +28,10 @@ export function parseIdempotencyKey(header: string | string[] | undefined): stri
   const quoted = QUOTED.exec(value);
   const key = quoted ? quoted[1].replace(/\\(["\\])/g, '$1') : BARE.test(value) ? value : undefined;
   if (key === undefined || key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
-    throw new RequestValidationError([
-      {
-        pointer: '',
-        detail: `the Idempotency-Key header must be a string of 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters, such as "8e03978e-40d5-43e8-bc93-6894a57f9324"`,
-      },
-    ]);
+    throw new RequestValidationError(
+      [],
+      `The Idempotency-Key header must be a string of 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters, such as "8e03978e-40d5-43e8-bc93-6894a57f9324"`,
+    );
   }
   return key;
 }
