@@ -155,6 +155,11 @@ describe('contents', () => {
     const response = await create({ type: 'quote', data });
     expect(response.status).toBe(201);
     expect(response.body.data).toEqual(data);
+    // Options that name no currency name the default one.
+    const priced = await create({ type: 'quote', data: { ...data, options: {} } });
+    expect(priced.body.data).toEqual({ ...data, options: { currency: 'USD' } });
+    const read = await api.get(`${layout.contents}/${priced.body._id}`, { token });
+    expect(read.body.data.options).toEqual({ currency: 'USD' });
     const negative = await create({
       type: 'quote',
       data: { content: { fields: data.content.fields, items: [{ id: 'i1', price: -1 }] } },

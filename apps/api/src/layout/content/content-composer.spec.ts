@@ -134,6 +134,22 @@ describe('ContentComposer', () => {
     });
   });
 
+  describe('quote currency', () => {
+    it('names the default currency in options that leave it out', () => {
+      const content = { fields: [], items: [] };
+      expect(composer.compose({ type: 'quote', data: { options: {}, content } }).data).toEqual({
+        options: { currency: 'USD' },
+        content,
+      });
+    });
+
+    it('keeps a currency that is given, and adds no options to a quote without them', () => {
+      const data = { options: { currency: 'EUR' } };
+      expect(composer.compose({ type: 'quote', data }).data).toEqual(data);
+      expect(composer.compose({ type: 'quote', data: {} }).data).toEqual({});
+    });
+  });
+
   describe('data', () => {
     it('keeps the stored data when the type is unchanged and data is left out', () => {
       const current = stored({ type: 'image', data: { url: 'https://x.example/a.png', alt: 'a' } });

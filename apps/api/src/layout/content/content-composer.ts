@@ -3,6 +3,7 @@ import {
   type ContentStyle,
   type ContentType,
   DEFAULT_CONTENT_STYLE,
+  DEFAULT_QUOTE_CURRENCY,
   inferVideoProvider,
 } from '@layout/contracts';
 import { type ContentData, type ContentRecord, type ContentWrite } from '../layout.records';
@@ -25,7 +26,8 @@ export interface PreparedContent {
 
 /**
  * The content rules that validation alone cannot express: a stored style always has all five
- * members, text HTML is sanitised, a video's provider is inferred from its URL, and on update
+ * members, text HTML is sanitised, a video's provider is inferred from its URL, a quote's
+ * options name their currency (the default when left out), and on update
  * the members left out keep their value — except `data`, which resets when the type changes.
  */
 @Injectable()
@@ -72,10 +74,18 @@ export class ContentComposer {
           plain.provider = inferVideoProvider(plain.url);
         }
         return plain;
+      case 'quote':
+        if (isObject(plain.options) && plain.options.currency === undefined) {
+          plain.options = { ...plain.options, currency: DEFAULT_QUOTE_CURRENCY };
+        }
+        return plain;
       case 'empty':
       case 'image':
-      case 'quote':
         return plain;
     }
   }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

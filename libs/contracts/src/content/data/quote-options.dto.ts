@@ -7,7 +7,7 @@ export const DEFAULT_QUOTE_CURRENCY = 'USD';
 /** Options of a quote. */
 export class QuoteOptionsDto {
   /**
-   * ISO 4217 currency code (capitals); `USD` when left out.
+   * ISO 4217 currency code (capitals); left out, `USD`, which the stored quote then names.
    * @example "EUR"
    */
   @MayBeOmitted()
