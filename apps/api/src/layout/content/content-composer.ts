@@ -27,8 +27,8 @@ export interface PreparedContent {
 /**
  * The content rules that validation alone cannot express: a stored style always has all five
  * members, text HTML is sanitised, a video's provider is inferred from its URL, a quote's
- * options name their currency (the default when left out), and on update
- * the members left out keep their value — except `data`, which resets when the type changes.
+ * options name their currency (the default when left out), and on update the members left out
+ * keep their value — except `data`, which resets when the type changes.
  */
 @Injectable()
 export class ContentComposer {
