@@ -38,6 +38,20 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(adapterError)).toBe(true);
   });
 
+  it('is true for a database or a role that the server does not have', () => {
+    expect(isDatabaseUnavailable(withCode('database "gone" does not exist', '3D000'))).toBe(true);
+    expect(isDatabaseUnavailable(withCode('role "nobody" does not exist', '28000'))).toBe(true);
+    expect(isDatabaseUnavailable(withCode('password authentication failed', '28P01'))).toBe(true);
+    for (const kind of ['DatabaseDoesNotExist', 'DatabaseAccessDenied', 'AuthenticationFailed']) {
+      expect(isDatabaseUnavailable({ cause: { kind } })).toBe(true);
+    }
+    const prisma = new Prisma.PrismaClientKnownRequestError('Database does not exist', {
+      code: 'P1003',
+      clientVersion: '7.10.0',
+    });
+    expect(isDatabaseUnavailable(prisma)).toBe(true);
+  });
+
   it('is true for the driver adapter kind DatabaseNotReachable', () => {
     expect(isDatabaseUnavailable({ cause: { kind: 'DatabaseNotReachable' } })).toBe(true);
   });

@@ -1,5 +1,16 @@
 // Error codes meaning "the database is not there right now", as opposed to a bug or bad input.
-const PRISMA_UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+// P1000, P1003, P1010: the server refused the credentials or has no such database or role, a
+// deployment's fault that the service cannot mend by itself, like a server that is down.
+const PRISMA_UNAVAILABLE_CODES = new Set([
+  'P1000',
+  'P1001',
+  'P1002',
+  'P1003',
+  'P1008',
+  'P1010',
+  'P1017',
+  'P2024',
+]);
 const NODE_NETWORK_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -9,8 +20,9 @@ const NODE_NETWORK_CODES = new Set([
   'EHOSTUNREACH',
 ]);
 // SQLSTATE: 08 connection exception, 57P01-57P03 shutdown / cannot connect now, 53300 too many connections,
-// 57014 statement timeout (a stuck server is unavailable for the caller's purpose).
-const SQLSTATE_UNAVAILABLE = /^(08...|57P0[1-3]|53300|57014)$/;
+// 57014 statement timeout (a stuck server is unavailable for the caller's purpose), 3D000 no such
+// database, 28000 / 28P01 a role or password the server refuses.
+const SQLSTATE_UNAVAILABLE = /^(08...|57P0[1-3]|53300|57014|3D000|28000|28P01)$/;
 const UNAVAILABLE_MESSAGES =
   /Connection terminated|connection timeout|timeout exceeded when trying to connect|Can't reach database|Server has closed the connection|Client has encountered a connection error|Transaction already closed|Unable to start a transaction in the given time|expired transaction|Query read timeout|Client was closed and is not queryable|Cannot use a pool after calling end on the pool/i;
 
@@ -35,7 +47,10 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
     kind === 'DatabaseNotReachable' ||
     kind === 'SocketTimeout' ||
     kind === 'ConnectionClosed' ||
-    kind === 'TooManyConnections'
+    kind === 'TooManyConnections' ||
+    kind === 'DatabaseDoesNotExist' ||
+    kind === 'DatabaseAccessDenied' ||
+    kind === 'AuthenticationFailed'
   ) {
     return true;
   }
