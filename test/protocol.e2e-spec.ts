@@ -48,6 +48,12 @@ describe('protocol', () => {
     expect((await api.get(layout.column, { token })).status).toBe(200);
     // Documented parameters pass, and routes outside the document are left alone.
     expect((await api.get('/projects?limit=2', { token })).status).toBe(200);
+    // Without a valid token, the answer is 401 whatever the query says.
+    for (const auth of [{}, { token: 'x'.repeat(43) }]) {
+      const unauthenticated = await api.request('GET', `${layout.project}?colour=red`, auth);
+      expectProblem(unauthenticated, 401, '/problems/unauthorized');
+      expect(unauthenticated.headers['www-authenticate']).toMatch(/^Bearer /);
+    }
     expect((await api.request('GET', '/docs/swagger-ui.css?v=1', {})).status).toBe(200);
   });
 

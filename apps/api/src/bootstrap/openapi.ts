@@ -5,7 +5,7 @@ import { buildOpenApiDocument, DOCS_PATH, DOCUMENT_PATH } from './openapi/docume
 import {
   type KnownQueryParameters,
   knownQueryParameters,
-  refuseUnknownQueryParameters,
+  UnknownQueryParametersInterceptor,
 } from './query-parameters';
 
 export { buildOpenApiDocument } from './openapi/document';
@@ -63,7 +63,7 @@ export function setUpOpenApi(app: NestFastifyApplication): void {
     queries = knownQueryParameters(document);
   });
   serveOnlyExplorerFiles(fastify);
-  refuseUnknownQueryParameters(fastify, () => queries);
+  app.useGlobalInterceptors(new UnknownQueryParametersInterceptor(() => queries));
   SwaggerModule.setup(
     DOCS_PATH,
     app,

@@ -1,9 +1,9 @@
+import { type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { UNKNOWN_MEMBER_DETAIL } from '@layout/contracts';
 import { type OpenAPIObject } from '@nestjs/swagger';
-import { type FastifyInstance } from 'fastify';
+import { type FastifyRequest } from 'fastify';
+import { type Observable } from 'rxjs';
 import { RequestValidationError } from '../common/errors';
-import { sendProblem, toProblem } from '../common/filters/problem';
-import { REQUEST_ID_HEADER } from '../common/logging/request-id';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
@@ -34,36 +34,32 @@ export function knownQueryParameters(document: OpenAPIObject): KnownQueryParamet
  * A query parameter that the route's operation does not document answers 400 validation,
  * naming it, like an unknown member of a body: a misspelt `limt=10` must not be ignored. The
  * raw query string is read, so that names the query parser drops (`__proto__`, `constructor`)
- * are refused too. Routes outside the document (the explorer's files) are left alone.
+ * are refused too. Routes outside the document (the explorer's files) are left alone. An
+ * interceptor, so that it runs after the guards: a request without a valid token is a 401,
+ * whatever its query says.
  */
-export function refuseUnknownQueryParameters(
-  fastify: FastifyInstance,
-  known: () => KnownQueryParameters | undefined,
-): void {
-  fastify.addHook('onRequest', (request, reply, done) => {
+export class UnknownQueryParametersInterceptor implements NestInterceptor {
+  constructor(private readonly known: () => KnownQueryParameters | undefined) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
     const question = request.url.indexOf('?');
     const allowed =
       question === -1
         ? undefined
-        : known()?.get(
+        : this.known()?.get(
             `${request.method === 'HEAD' ? 'GET' : request.method} ${request.routeOptions.url}`,
           );
-    if (allowed === undefined) {
-      done();
-      return;
+    if (allowed !== undefined) {
+      const unknown = [
+        ...new Set(new URLSearchParams(request.url.slice(question + 1)).keys()),
+      ].filter((name) => !allowed.has(name));
+      if (unknown.length > 0) {
+        throw new RequestValidationError(
+          unknown.map((name) => ({ pointer: `/${name}`, detail: UNKNOWN_MEMBER_DETAIL })),
+        );
+      }
     }
-    const unknown = [
-      ...new Set(new URLSearchParams(request.url.slice(question + 1)).keys()),
-    ].filter((name) => !allowed.has(name));
-    if (unknown.length === 0) {
-      done();
-      return;
-    }
-    const error = new RequestValidationError(
-      unknown.map((name) => ({ pointer: `/${name}`, detail: UNKNOWN_MEMBER_DETAIL })),
-    );
-    sendProblem(reply, toProblem(error, request.url.slice(0, question)), {
-      [REQUEST_ID_HEADER]: request.id,
-    });
-  });
+    return next.handle();
+  }
 }
