@@ -57,6 +57,27 @@ describe('protocol', () => {
     expect((await api.request('GET', '/docs/swagger-ui.css?v=1', {})).status).toBe(200);
   });
 
+  it('refuses a body where the operation takes none, and changes nothing', async () => {
+    const refused = await api.request('DELETE', layout.column, { token, body: { force: true } });
+    expectProblem(refused, 400, '/problems/validation');
+    expect(refused.body.detail).toBe('This operation takes no body');
+    expect((await api.get(layout.column, { token })).status).toBe(200);
+    const signedIn = await api.newAccount('no-body');
+    const signOut = await api.request('DELETE', '/accounts/auth/token', {
+      token: signedIn.token,
+      body: { everywhere: true },
+    });
+    expectProblem(signOut, 400, '/problems/validation');
+    expect((await api.get('/accounts/auth/me', { token: signedIn.token })).status).toBe(200);
+    // An empty body is none: some clients send one with a JSON content type on DELETE.
+    const emptied = await api.request('DELETE', '/accounts/auth/token', {
+      token: signedIn.token,
+      raw: '',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(emptied.status).toBe(204);
+  });
+
   it('answers malformed JSON with 400', async () => {
     const response = await api.request('POST', layout.columns, {
       token,

@@ -3,10 +3,10 @@ import { type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { type FastifyInstance } from 'fastify';
 import { buildOpenApiDocument, DOCS_PATH, DOCUMENT_PATH } from './openapi/document';
 import {
-  type KnownQueryParameters,
-  knownQueryParameters,
-  UnknownQueryParametersInterceptor,
-} from './query-parameters';
+  type DocumentedInputs,
+  documentedInputs,
+  UndocumentedInputInterceptor,
+} from './documented-input';
 
 export { buildOpenApiDocument } from './openapi/document';
 
@@ -57,13 +57,13 @@ function serveOnlyExplorerFiles(fastify: FastifyInstance): void {
 export function setUpOpenApi(app: NestFastifyApplication): void {
   let document: OpenAPIObject | undefined;
   const fastify = app.getHttpAdapter().getInstance();
-  let queries: KnownQueryParameters | undefined;
+  let inputs: DocumentedInputs | undefined;
   fastify.addHook('onReady', async () => {
     document ??= await buildOpenApiDocument(app);
-    queries = knownQueryParameters(document);
+    inputs = documentedInputs(document);
   });
   serveOnlyExplorerFiles(fastify);
-  app.useGlobalInterceptors(new UnknownQueryParametersInterceptor(() => queries));
+  app.useGlobalInterceptors(new UndocumentedInputInterceptor(() => inputs));
   SwaggerModule.setup(
     DOCS_PATH,
     app,
