@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describeOutcome, send } from './support/http';
-import { startService, stopAllServices } from './support/service-process';
+import { runUntilExit, startService, stopAllServices } from './support/service-process';
 
 /**
  * A deployment pointed at a database, or with a role, that the server does not have: the
@@ -47,5 +47,24 @@ describe('a database or role that the server does not have', () => {
     } finally {
       await service.stop(2000);
     }
+  });
+
+  it('says in one sentence what to check when it cannot migrate at the start', async () => {
+    const url = urls()['missing database'];
+    const refused = await runUntilExit({ DATABASE_URL: url, MIGRATE_ON_START: 'true' });
+    expect(refused.code).toBe(1);
+    const lines = refused.output.split('\n').filter((line) => line.trim() !== '');
+    // The JSON log lines aside, one plain sentence, no stack trace, no credentials.
+    const plain = lines.filter((line) => !line.startsWith('{'));
+    const { hostname, port, pathname } = new URL(url);
+    expect(plain).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^The database at ${hostname}:${port || '5432'}${pathname} cannot be reached to apply ` +
+            'its migrations \\(.+\\): check DATABASE_URL and that PostgreSQL runs there, then ' +
+            'start again\\.$',
+        ),
+      ),
+    ]);
   });
 });

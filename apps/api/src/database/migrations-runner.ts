@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Client } from 'pg';
+import { isDatabaseUnavailable } from '../common/errors/database-unavailability';
+import { StartupError } from '../common/errors/startup-error';
 
 // Prisma's own advisory-lock key: holding it also excludes a concurrent `prisma migrate deploy`.
 const MIGRATION_LOCK_KEY = 72707369;
@@ -25,7 +27,12 @@ export async function applyPendingMigrations(
   migrationsDir = findMigrationsDir(),
 ): Promise<string[]> {
   const client = new Client({ connectionString, application_name: 'layout-service-migrate' });
-  await client.connect();
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw isDatabaseUnavailable(error) ? cannotMigrate(connectionString, error) : error;
+  }
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
@@ -37,6 +44,20 @@ export async function applyPendingMigrations(
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A database that cannot be reached at the start: what to check, in one sentence, naming the
+ * server and the database but not the credentials.
+ */
+function cannotMigrate(connectionString: string, error: unknown): StartupError {
+  const url = URL.parse(connectionString);
+  const where = url ? `${url.hostname}:${url.port || '5432'}${url.pathname}` : 'DATABASE_URL';
+  const reason = error instanceof Error ? error.message : String(error);
+  return new StartupError(
+    `The database at ${where} cannot be reached to apply its migrations (${reason}): check ` +
+      'DATABASE_URL and that PostgreSQL runs there, then start again.',
+  );
 }
 
 async function applyMissing(client: Client, dir: string, log: MigrationLog): Promise<string[]> {
