@@ -13,7 +13,8 @@ import { DATABASE_POOL, destroyConnection, warnOfBrokenConnection } from './data
 import { type SqlSession } from './sql-session';
 import { GroupTransaction, run } from './group-transaction';
 import { type GroupLimits, TransactionGroup } from './transaction-group';
-import { type SqlStatement } from './sql-statement';
+import { type CheckStatement, type SqlStatement } from './sql-statement';
+import { CheckLane } from './check-lane';
 import { type SendStatement, startWork, type Work } from './unit-of-work';
 
 /** How late a deadline may fire, at most (see Deadlines). */
@@ -43,6 +44,7 @@ export class Database implements SqlSession {
   /** By key, the grouped transaction that takes more units of work now. */
   private readonly groups = new Map<string, TransactionGroup>();
   private readonly groupLimits: GroupLimits;
+  private readonly checks: CheckLane;
 
   constructor(
     @Inject(DATABASE_POOL) private readonly pool: Pool,
@@ -53,6 +55,7 @@ export class Database implements SqlSession {
     this.deadlines = new Deadlines(Math.min(DEADLINE_TICK_MS, this.timeoutMs / 4));
     // A unit that joins late still has most of the group's deadline (the first unit's) to run.
     this.groupLimits = { maxUnits: GROUP_MAX_UNITS, joinWithinMs: this.timeoutMs / 4 };
+    this.checks = new CheckLane((waitMs) => this.connect(waitMs), this.deadlines);
   }
 
   async rows<P extends object, R>(statement: SqlStatement<P, R>, params: P): Promise<R[]> {
@@ -67,6 +70,27 @@ export class Database implements SqlSession {
 
   async row<P extends object, R>(statement: SqlStatement<P, R>, params: P): Promise<R | undefined> {
     return (await this.rows(statement, params))[0];
+  }
+
+  async check<P extends object, R>(
+    statement: CheckStatement<P, R>,
+    params: P,
+  ): Promise<R | undefined> {
+    const startedAt = Date.now();
+    const account = currentAccount();
+    // The account's place, as for any statement: its checks wait their turn past its share.
+    const leave =
+      this.admission.tryAdmit(account, false) ?? (await this.admitWaiting(account, false));
+    try {
+      const rows = await this.checks.run(
+        statement,
+        params,
+        this.timeoutMs - (Date.now() - startedAt),
+      );
+      return rows[0];
+    } finally {
+      leave();
+    }
   }
 
   async admitKept(bytes: number): Promise<void> {

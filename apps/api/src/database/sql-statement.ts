@@ -12,6 +12,16 @@ export interface SqlStatement<P extends object, R> {
   readonly row?: R;
 }
 
+/**
+ * A statement that reads a row or a few by index and takes no lock, such as a representation's
+ * revision: it may run behind other checks on one shared connection (SqlSession.check), so that
+ * checks that come together cost one write to PostgreSQL, not one each. Whatever builds a
+ * document, scans, or waits on a lock stays a plain statement: behind it, every check would wait.
+ */
+export interface CheckStatement<P extends object, R> extends SqlStatement<P, R> {
+  readonly check: true;
+}
+
 // camelCase names, the only placeholders a statement may hold: positional `$1` and dollar
 // quoting (`$$`, `$tag$`) are refused rather than mixed up with them, and no statement puts a
 // `$word` inside a string literal or a comment.
@@ -48,6 +58,14 @@ export function sqlStatement<P extends object = Record<string, never>, R = unkno
   const statement = { name, text, parameters: parameters as (keyof P & string)[] };
   defined.set(name, statement);
   return statement;
+}
+
+/** A statement declared a check (see CheckStatement). */
+export function checkStatement<P extends object = Record<string, never>, R = unknown>(
+  name: string,
+  sql: string,
+): CheckStatement<P, R> {
+  return { ...sqlStatement<P, R>(name, sql), check: true };
 }
 
 /**

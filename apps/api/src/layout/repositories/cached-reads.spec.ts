@@ -1,5 +1,5 @@
 import { type SqlSession } from '../../database/sql-session';
-import { type SqlStatement } from '../../database/sql-statement';
+import { type CheckStatement, type SqlStatement } from '../../database/sql-statement';
 import { CachedReads, cachedReads } from './cached-reads';
 import { DocumentCache } from './document-cache';
 import { type ReadDocument, TaggedReads } from './sql/tagged-reads';
@@ -56,6 +56,10 @@ class FakeDatabase implements SqlSession {
 
   async row<P extends object, R>(statement: SqlStatement<P, R>, params: P) {
     return (await this.rows(statement, params))[0];
+  }
+
+  check<P extends object, R>(statement: CheckStatement<P, R>, params: P) {
+    return this.row(statement, params);
   }
 
   admitKept(bytes: number): Promise<void> {

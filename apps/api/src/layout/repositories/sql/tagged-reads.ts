@@ -1,5 +1,10 @@
 import { type SqlSession } from '../../../database/sql-session';
-import { sqlStatement, type SqlStatement } from '../../../database/sql-statement';
+import {
+  type CheckStatement,
+  checkStatement,
+  sqlStatement,
+  type SqlStatement,
+} from '../../../database/sql-statement';
 import { type Pending, type Round } from '../../../database/unit-of-work';
 
 export interface TaggedDocument {
@@ -29,7 +34,7 @@ const OWNER = 'accountId';
  */
 export class TaggedReads<P extends object> {
   readonly documentStatement: SqlStatement<P, TaggedDocument>;
-  readonly revisionStatement: SqlStatement<P, { revision: number }>;
+  readonly revisionStatement: CheckStatement<P, { revision: number }>;
 
   /**
    * `name` prefixes the statements' names (`<repository>.<resource>`); `match` is a `FROM …
@@ -41,7 +46,7 @@ export class TaggedReads<P extends object> {
       `${name}.document`,
       `SELECT ${revision} AS revision, (${json})::text AS json ${match}`,
     );
-    this.revisionStatement = sqlStatement(
+    this.revisionStatement = checkStatement(
       `${name}.revision`,
       `SELECT ${revision} AS revision ${match}`,
     );
@@ -65,7 +70,7 @@ export class TaggedReads<P extends object> {
   }
 
   async revision(db: SqlSession, params: P): Promise<number | undefined> {
-    return (await db.row(this.revisionStatement, params))?.revision;
+    return (await db.check(this.revisionStatement, params))?.revision;
   }
 
   /**
