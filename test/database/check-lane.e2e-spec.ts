@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Socket } from 'node:net';
+import { DatabaseUnavailableError } from '../../apps/api/src/common/errors';
 import { isDatabaseUnavailable } from '../../apps/api/src/common/errors/database-unavailability';
 import { checkStatement } from '../../apps/api/src/database/sql-statement';
 import { type Round } from '../../apps/api/src/database/unit-of-work';
@@ -24,6 +25,11 @@ describe('Database.check', () => {
     `${table}.sleep`,
     'SELECT pg_sleep($seconds)::text AS slept',
   );
+  const NO_SERVER_TIMEOUT = checkStatement<object, { timeout: string }>(
+    `${table}.no-server-timeout`,
+    `SELECT set_config('statement_timeout', '0', false) AS timeout`,
+  );
+  const DIE = checkStatement(`${table}.die`, 'SELECT pg_terminate_backend(pg_backend_pid())');
   const backend = async () => (await db.check(BACKEND, {}))?.pid;
 
   beforeAll(() => {
@@ -68,14 +74,31 @@ describe('Database.check', () => {
     expect(await backend()).toBe(first);
   });
 
-  it('answers "unavailable" for a check that outlives the deadline, and drops that connection', async () => {
-    const first = await backend();
-    const failure = await db.check(SLEEP, { seconds: 3 }).catch((error: unknown) => error);
-    expect(isDatabaseUnavailable(failure)).toBe(true);
-    // The checks after it get another connection, which works.
+  it('answers 503 for a check that outlives its deadline, and drops that connection', async () => {
+    // The server's own statement timeout off for the shared connection (a session setting, sent
+    // in the same turn, so on the same connection): only the service's deadline can cut the
+    // sleep short, as with a server that stopped answering.
+    const [first, , failure] = await Promise.all([
+      backend(),
+      db.check(NO_SERVER_TIMEOUT, {}),
+      db.check(SLEEP, { seconds: 5 }).catch((error: unknown) => error),
+    ]);
+    expect(failure).toBeInstanceOf(DatabaseUnavailableError);
+    // The checks after it get another connection (its session setting gone with it), which works.
     const next = await backend();
     expect(next).toEqual(expect.any(Number));
     expect(next).not.toBe(first);
+  });
+
+  it('drops a connection that broke under a check, and the next checks get a working one', async () => {
+    const first = await backend();
+    const failure = await db.check(DIE, {}).catch((error: unknown) => error);
+    expect(isDatabaseUnavailable(failure)).toBe(true);
+    for (let i = 0; i < 3; i++) {
+      const next = await backend();
+      expect(next).toEqual(expect.any(Number));
+      expect(next).not.toBe(first);
+    }
   });
 
   it('takes turns with transactions in a pool of one connection', async () => {

@@ -52,6 +52,10 @@ describe('frozen database: the built service on a PostgreSQL that stops answerin
           { type: 'text' },
           token,
         );
+        // Read once, their documents are kept: read again while frozen, each asks the database
+        // only for its revision, a check that shares one connection with the others (CheckLane).
+        await setup.expect(200, 'GET', `/projects/${column.projectId}`, undefined, token);
+        await setup.expect(200, 'GET', column.contentsPath, undefined, token);
         // The token is now known to the service: the requests below reach the tree's statements.
         return {
           token,
