@@ -15,7 +15,7 @@ export * from './validation/without-reserved-keys';
 export * from './validation/json-pointer';
 export * from './validation/safe-text';
 export * from './validation/schema-hints';
-export { isPlainObject } from './validation/plain-object';
+export { isObjectValue, isPlainObject } from './validation/plain-object';
 export { isColumnSize, COLUMN_SIZE_DETAIL } from './validation/is-column-size';
 export { toColumnSize, COLUMN_SIZE_SCHEMA } from './validation/to-column-size';
 export {

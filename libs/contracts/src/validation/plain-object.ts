@@ -8,6 +8,6 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /** True for any object that is not an array: a JSON object, before or after class-transformer. */
-export function isObjectValue(value: unknown): value is object {
+export function isObjectValue(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

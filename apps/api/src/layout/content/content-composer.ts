@@ -5,6 +5,7 @@ import {
   DEFAULT_CONTENT_STYLE,
   DEFAULT_QUOTE_CURRENCY,
   inferVideoProvider,
+  isObjectValue,
 } from '@layout/contracts';
 import { type ContentData, type ContentRecord, type ContentWrite } from '../layout.records';
 import { definedMembers } from './defined-members';
@@ -75,7 +76,7 @@ export class ContentComposer {
         }
         return plain;
       case 'quote':
-        if (isObject(plain.options) && plain.options.currency === undefined) {
+        if (isObjectValue(plain.options) && plain.options.currency === undefined) {
           plain.options = { ...plain.options, currency: DEFAULT_QUOTE_CURRENCY };
         }
         return plain;
@@ -84,8 +85,4 @@ export class ContentComposer {
         return plain;
     }
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
