@@ -14,8 +14,9 @@ import { checkTreeAccounts } from '../support/tree-invariants';
 
 /**
  * CONTRACT part two, "Moving a node": a block, row, column or content goes to another place in
- * its project, with its subtree, in one transaction: same id and tag, a new path, both lists
- * dense and ordered, the tags of both paths changed and no other.
+ * its project, with its subtree, in one transaction: same id and body, a new path, both lists
+ * dense and ordered, the tags of both paths changed and no other but the node's own, which takes
+ * the move's revision so that of concurrent moves sent with one tag exactly one goes through.
  */
 describe('moving a node', () => {
   let app: NestFastifyApplication;
@@ -44,7 +45,7 @@ describe('moving a node', () => {
     });
   }
 
-  it('moves a content to a column of another block: same id, tag and body, a new path, one revision', async () => {
+  it('moves a content to a column of another block: same id and body, a new path and tag, one revision', async () => {
     const t = await tree();
     const content = t.contents[0][0][0][1];
     const before = await api.get(content, { token });
@@ -59,7 +60,8 @@ describe('moving a node', () => {
 
     expect(moved.status).toBe(200);
     expect(moved.body).toEqual(before.body);
-    expect(moved.headers.etag).toBe(before.headers.etag);
+    expect(moved.headers.etag).toBe(`"r${revision + 1}"`);
+    expect(moved.headers.etag).not.toBe(before.headers.etag);
     expect(moved.headers['project-revision']).toBe(String(revision + 1));
     expect(moved.headers.location).toBe(`${target}/contents/${idOf(content)}`);
     expect((await api.get(content, { token })).status).toBe(404);
@@ -67,7 +69,7 @@ describe('moving a node', () => {
     expect([there.status, there.body, there.headers.etag]).toEqual([
       200,
       before.body,
-      before.headers.etag,
+      moved.headers.etag,
     ]);
     // Both lists dense and in order: gone from one, at index 1 of the other.
     const source = t.contents[0][0][0].map(idOf);
@@ -83,7 +85,7 @@ describe('moving a node', () => {
     await expectAccountsExact(t);
   });
 
-  it('changes the tags of both paths and of the lists on them, and no other tag', async () => {
+  it('changes the tags of both paths, of the lists on them and of the node, and no other tag', async () => {
     const t = await tree();
     const content = t.contents[0][0][0][0];
     const target = t.columns[0][1][1];
@@ -111,8 +113,43 @@ describe('moving a node', () => {
         `${target}/contents`,
       ].sort(),
     );
-    // The moved content's own tag, at its new path, is the one it had.
-    expect(after.get(moved.headers.location as string)).toBe(before.get(content));
+    // The moved content's own tag, at its new path, is the move's.
+    expect(after.get(moved.headers.location as string)).toBe(moved.headers.etag);
+    expect(moved.headers.etag).not.toBe(before.get(content));
+  });
+
+  it('lets exactly one of concurrent moves sent with the node’s tag through, at any level', async () => {
+    const t = await tree();
+    // Each within its own parent, so that every mover still finds it on its path: a move to
+    // another parent would answer the losers 404 (the old path is gone) before any If-Match.
+    const movers = [
+      { node: t.blocks[1], bodies: [{ position: 0 }, { position: 5 }] },
+      { node: t.rows[0][0], bodies: [{ position: 1 }, {}] },
+      { node: t.contents[0][0][0][1], bodies: [{ position: 0 }, { position: 2 }] },
+    ].map(({ node, bodies }) => ({ node, bodies: [...bodies, ...bodies] }));
+    for (const { node, bodies } of movers) {
+      const tag = (await api.get(node, { token })).headers.etag as string;
+      const revision = await revisionOf(t);
+      const answers = await Promise.all(
+        bodies.map((body) =>
+          api.post(`${node}/move`, body, { token, headers: { 'if-match': tag } }),
+        ),
+      );
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 412, 412, 412]);
+      const winner = answers.find((r) => r.status === 200)!;
+      expect(winner.headers.etag).toBe(`"r${revision + 1}"`);
+      for (const loser of answers.filter((r) => r.status === 412)) {
+        expect(loser.headers.etag).toBe(winner.headers.etag);
+      }
+      expect(await revisionOf(t)).toBe(revision + 1);
+      // Afterwards too: the tag the node had before its move is stale.
+      const again = await api.post(`${winner.headers.location as string}/move`, bodies[0], {
+        token,
+        headers: { 'if-match': tag },
+      });
+      expect(again.status).toBe(412);
+    }
+    await expectAccountsExact(t);
   });
 
   it('moves within a column; to where it is already (or to the end when it is last) it changes nothing', async () => {

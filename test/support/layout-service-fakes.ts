@@ -538,8 +538,8 @@ const bodyOf = (member: string, parentId?: string, position?: number) => ({
 });
 
 /**
- * What a move statement reports for node `nodeId` moved into `destination`: its tag r5 kept,
- * 3 children there, the tree at 1200 bytes after it; `reported` adds what the level reports.
+ * What a move statement reports for node `nodeId` moved into `destination`: its tag r5 before
+ * the move, 3 children there, the tree at 1200 bytes after it; `reported` adds what the level reports.
  */
 export const movedInto = <R extends object = object>(
   nodeId: string,
@@ -557,8 +557,8 @@ export const movedInto = <R extends object = object>(
 
 /**
  * Registers `move` for a node that may change parent (row, column, content): the placement it
- * asks for, what the statement is told, the 404s, If-Match against the node's own tag (which a
- * move keeps), the 8 MiB limit, a move that changes nothing, the new Location, and what the
+ * asks for, what the statement is told, the 404s, If-Match against the node's own tag (a move
+ * gives it the move's revision), the 8 MiB limit, a move that changes nothing, the new Location, and what the
  * writer is given. `levelRules` adds the level's own limits inside the same `describe`.
  */
 export function describeNodeMove<S extends object>(
@@ -582,7 +582,7 @@ export function describeNodeMove<S extends object>(
   };
 
   describe('move', () => {
-    it(`moves into the ${parent} the body names, at its end, and answers the ${node} with its tag kept, revision 8 and its new Location`, async () => {
+    it(`moves into the ${parent} the body names, at its end, and answers the ${node} with the move's revision 8 as its tag and its new Location`, async () => {
       const { service, move, placed } = subject();
       move.mockImplementation(() => reply(MOVED));
       const answer = await service.move(scope, into(TARGET_ID), RequestConditions.NONE);
@@ -591,7 +591,7 @@ export function describeNodeMove<S extends object>(
       expect(placed).not.toHaveBeenCalled();
       expect(answer.body?.text).toBe(MOVED.json);
       expect(answer.headers).toEqual({
-        etag: '"r5"',
+        etag: '"r8"',
         projectRevision: 8,
         location: rules.pathIn.target(nodeId),
       });
@@ -603,7 +603,7 @@ export function describeNodeMove<S extends object>(
       const answer = await service.move(scope, into(undefined, 2), RequestConditions.NONE);
       expect(move).toHaveBeenCalledWith(TX, scope, { toParentId: null, position: 2 });
       expect(answer.headers).toEqual({
-        etag: '"r5"',
+        etag: '"r8"',
         projectRevision: 8,
         location: rules.pathIn.own(nodeId),
       });
@@ -623,7 +623,7 @@ export function describeNodeMove<S extends object>(
         move.mockClear();
         duringFirstRound(writer, () => expect(move).toHaveBeenCalledTimes(1), LATE_LOCK);
         await expect(service.move(scope, body, RequestConditions.NONE)).resolves.toMatchObject({
-          headers: { etag: '"r5"', projectRevision: 13 },
+          headers: { etag: '"r13"', projectRevision: 13 },
         });
       }
     });

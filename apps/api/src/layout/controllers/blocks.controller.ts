@@ -129,8 +129,9 @@ export class BlocksController {
     summary: 'Move a block',
     description:
       "Moves the block, with everything in it, to `position` among the project's blocks (past " +
-      'the end: the end). It keeps its id and its tag; `Project-Revision` and the tags of the ' +
-      'project and of its list of blocks move on.',
+      "the end: the end). It keeps its id; its tag becomes the move's revision (so of moves sent " +
+      'with one `If-Match`, one goes through), and the tags of the project and of its list of ' +
+      'blocks move on.',
   })
   @ApiMovedResponse(BlockResponse, BLOCK_EXAMPLE, 'The block at its new place, with its tag.')
   @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')

@@ -134,8 +134,9 @@ export class ColumnsController {
     description:
       'Moves the column, with its contents, to the row `rowId` of the project (its own when ' +
       'left out), at `position` (the end when left out), in one transaction. A row without room ' +
-      'for its size answers 409 with `availableSize`. It keeps its id and its tag; `Location` ' +
-      'is its new path, and the old one answers 404 from now on.',
+      'for its size answers 409 with `availableSize`. It keeps its id; its tag becomes the ' +
+      "move's revision (so of moves sent with one `If-Match`, one goes through); `Location` is " +
+      'its new path, and the old one answers 404 from now on.',
   })
   @ApiOptionalBody(MoveColumnDto)
   @ApiMovedResponse(ColumnResponse, COLUMN_EXAMPLE, 'The column at its new place, with its tag.')

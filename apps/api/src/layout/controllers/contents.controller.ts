@@ -130,8 +130,9 @@ export class ContentsController {
     description:
       'Moves the content to the column `columnId` of the project (its own when left out), at ' +
       '`position` (the end when left out; past the end: the end), in one transaction. It keeps ' +
-      'its id and its tag; `Location` is its new path, and the old one answers 404 from now on. ' +
-      "`If-Match` is compared with the content's tag. A full column answers 409 " +
+      "its id; its tag becomes the move's revision; `Location` is its new path, and the old one " +
+      "answers 404 from now on. `If-Match` is compared with the content's tag (of moves sent " +
+      'with one tag, one goes through). A full column answers 409 ' +
       '`limit-exceeded`; a column that is not in the project answers 404.',
   })
   @ApiOptionalBody(MoveContentDto)

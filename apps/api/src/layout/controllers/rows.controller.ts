@@ -130,8 +130,9 @@ export class RowsController {
     description:
       'Moves the row, with its columns and contents, to the block `blockId` of the project ' +
       '(its own when left out), at `position` (the end when left out), in one transaction. It ' +
-      'keeps its id and its tag; `Location` is its new path, and the old one answers 404 from ' +
-      'now on. A full block answers 409 `limit-exceeded`.',
+      "keeps its id; its tag becomes the move's revision (so of moves sent with one `If-Match`, " +
+      'one goes through); `Location` is its new path, and the old one answers 404 from now on. ' +
+      'A full block answers 409 `limit-exceeded`.',
   })
   @ApiOptionalBody(MoveRowDto)
   @ApiMovedResponse(RowResponse, ROW_EXAMPLE, 'The row at its new place, with its tag.')

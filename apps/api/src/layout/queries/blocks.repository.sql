@@ -1505,7 +1505,8 @@ WITH
     UPDATE blocks y
     SET
       project_id = pl.parent_id,
-      sort_key = COALESCE(pl.sort_key, pl.top_key + $3::bigint * 1048576 + 524288)
+      sort_key = COALESCE(pl.sort_key, pl.top_key + $3::bigint * 1048576 + 524288),
+      revision = NULLIF(current_setting('layout.revision', true), '')::int
     FROM
       placed pl
     WHERE
@@ -1835,7 +1836,8 @@ WITH
     UPDATE blocks y
     SET
       project_id = pl.parent_id,
-      sort_key = pl.sort_key
+      sort_key = pl.sort_key,
+      revision = NULLIF(current_setting('layout.revision', true), '')::int
     FROM
       placed pl
     WHERE

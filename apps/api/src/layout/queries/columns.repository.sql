@@ -1276,7 +1276,8 @@ WITH
     UPDATE columns y
     SET
       row_id = pl.parent_id,
-      sort_key = COALESCE(pl.sort_key, pl.top_key + $6::bigint * 1048576 + 524288)
+      sort_key = COALESCE(pl.sort_key, pl.top_key + $6::bigint * 1048576 + 524288),
+      revision = NULLIF(current_setting('layout.revision', true), '')::int
     FROM
       placed pl
     WHERE
@@ -1632,7 +1633,8 @@ WITH
     UPDATE columns y
     SET
       row_id = pl.parent_id,
-      sort_key = pl.sort_key
+      sort_key = pl.sort_key,
+      revision = NULLIF(current_setting('layout.revision', true), '')::int
     FROM
       placed pl
     WHERE

@@ -1123,7 +1123,8 @@ WITH
     UPDATE contents y
     SET
       column_id = pl.parent_id,
-      sort_key = COALESCE(pl.sort_key, pl.top_key + $7::bigint * 1048576 + 524288)
+      sort_key = COALESCE(pl.sort_key, pl.top_key + $7::bigint * 1048576 + 524288),
+      revision = NULLIF(current_setting('layout.revision', true), '')::int
     FROM
       placed pl
     WHERE
@@ -1471,7 +1472,8 @@ WITH
     UPDATE contents y
     SET
       column_id = pl.parent_id,
-      sort_key = pl.sort_key
+      sort_key = pl.sort_key,
+      revision = NULLIF(current_setting('layout.revision', true), '')::int
     FROM
       placed pl
     WHERE

@@ -1245,7 +1245,8 @@ WITH
     UPDATE rows y
     SET
       block_id = pl.parent_id,
-      sort_key = COALESCE(pl.sort_key, pl.top_key + $5::bigint * 1048576 + 524288)
+      sort_key = COALESCE(pl.sort_key, pl.top_key + $5::bigint * 1048576 + 524288),
+      revision = NULLIF(current_setting('layout.revision', true), '')::int
     FROM
       placed pl
     WHERE
@@ -1567,7 +1568,8 @@ WITH
     UPDATE rows y
     SET
       block_id = pl.parent_id,
-      sort_key = pl.sort_key
+      sort_key = pl.sort_key,
+      revision = NULLIF(current_setting('layout.revision', true), '')::int
     FROM
       placed pl
     WHERE

@@ -332,17 +332,15 @@ describe('the write statements of the tree', () => {
   describe.each(MOVES)('the move of a %s to the %s', (level, to, move) => {
     const { table, parentColumn } = TREE_LEVELS[level];
 
-    it('sets only the node’s parent and sort key, so it keeps its revision (its tag) and its subtree', async () => {
+    it('sets the node’s parent, sort key and revision (its tag: of two movers with one tag, one wins), not its list’s tag', async () => {
       const { sent } = await recorded(move);
       const text = sent[0].statement.text;
       const moved = text.slice(text.indexOf('moved AS ('));
-      const sets = moved.slice(
-        moved.indexOf(`UPDATE ${table} y SET`),
-        moved.indexOf('FROM placed pl'),
-      );
+      const sets = moved.slice(moved.indexOf(`UPDATE ${table} y`), moved.indexOf('FROM placed pl'));
       expect(sets).toContain(`${parentColumn} = pl.parent_id`);
       expect(sets).toMatch(/sort_key = (COALESCE\(\s*)?pl\.sort_key\b/);
-      expect(sets).not.toContain('revision');
+      expect(sets).toContain(`revision = ${WRITE_REVISION}`);
+      expect(sets).not.toContain('list_revision');
     });
 
     it('is the statement of its kind: the end has room, a position may renumber the list', async () => {

@@ -314,14 +314,14 @@ describe('BlocksService', () => {
       blocks.move.mockImplementation(() => reply(MOVED));
     });
 
-    it('moves to the position among the project’s blocks and answers the block with its tag kept, revision 8 and its Location', async () => {
+    it('moves to the position among the project’s blocks and answers the block with the move’s revision 8 as its tag and its Location', async () => {
       const answer = await service.move(BLOCK, { position: 2 }, RequestConditions.NONE);
       expect(blocks.move).toHaveBeenCalledWith(TX, BLOCK, { position: 2 });
       // The statement finds its own place: no sibling-order read before it.
       expect(placed).not.toHaveBeenCalled();
       expect(answer.body?.text).toBe(MOVED.json);
       expect(answer.headers).toEqual({
-        etag: '"r5"',
+        etag: '"r8"',
         projectRevision: 8,
         location: '/projects/p1/blocks/b1',
       });
@@ -331,7 +331,7 @@ describe('BlocksService', () => {
       duringFirstRound(writer, () => expect(blocks.move).toHaveBeenCalledTimes(1), LATE_LOCK);
       await expect(
         service.move(BLOCK, { position: 0 }, RequestConditions.NONE),
-      ).resolves.toMatchObject({ headers: { etag: '"r5"', projectRevision: 13 } });
+      ).resolves.toMatchObject({ headers: { etag: '"r13"', projectRevision: 13 } });
     });
 
     it('a position where the block is already changes nothing and answers the current revision 7', async () => {

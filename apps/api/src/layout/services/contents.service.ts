@@ -158,8 +158,9 @@ export class ContentsService {
 
   /**
    * Moves the content to the column `columnId` of the project (its own when left out), at
-   * `position` (the end when left out). It keeps its id and its tag; its new path is the
-   * answer's `Location`, and the old one answers 404 from then on.
+   * `position` (the end when left out). It keeps its id and takes the move's revision as its
+   * tag (see moveNode); its new path is the answer's `Location`, and the old one answers 404
+   * from then on.
    */
   async move(
     scope: ContentScope,

@@ -67,8 +67,10 @@ export interface Placement {
 /**
  * Moves the node of `scope` with its subtree to `placement`, in one unit of work behind the
  * project's lock: the node must be there (404), then its new parent (404), then `If-Match`
- * (the node's tag, which the move keeps), then the parent's rule and the project's size. A
- * node already where the request puts it changes nothing and takes no revision.
+ * (the node's tag), then the parent's rule and the project's size. A node that moves takes the
+ * move's revision as its tag, though its document stays the same: of concurrent moves sent with
+ * one tag only the first goes through, as with every other write. A node already where the
+ * request puts it changes nothing and takes no revision.
  */
 export function moveNode<S extends ProjectScope, M extends MovedNode, C extends CopiedNode, T>(
   writer: TreeWriter,
@@ -97,7 +99,7 @@ export function moveNode<S extends ProjectScope, M extends MovedNode, C extends 
         }
         return answerNode<T>(
           node.json,
-          node.revision,
+          node.moved ? project.revision : node.revision,
           node.moved ? project.revision : project.currentRevision,
           relocation.path(scope, parent, ids.node),
         );

@@ -129,8 +129,8 @@ export class RowsService {
 
   /**
    * Moves the row, with its columns and contents, to the block `blockId` of the project (its
-   * own when left out), at `position` (the end when left out). It keeps its id and its tag; its
-   * new path is the answer's `Location`.
+   * own when left out), at `position` (the end when left out). It keeps its id and takes the
+   * move's revision as its tag (see moveNode); its new path is the answer's `Location`.
    */
   async move(
     scope: RowScope,

@@ -2,7 +2,7 @@ import { type SqlStatement } from '../../../database/sql-statement';
 import { treeWriteStatement } from './changes.sql';
 import { nodeBytes } from './documents.sql';
 import { destination } from './destination.sql';
-import { lockedPath } from './paths.sql';
+import { lockedPath, WRITE_REVISION } from './paths.sql';
 import { type ChildLevel, parentOf, SORT_KEY_GAP, TREE_LEVELS } from './tree-levels';
 
 /** Where a move puts the node (see moveNodeStatements). */
@@ -15,7 +15,7 @@ export interface MovePlacement {
 
 /** What a move reports, for its rules and its answer. */
 export interface MovedRow {
-  /** The node's revision (its tag), unchanged by the move, for `If-Match`. */
+  /** The node's revision before the move (its tag then), for `If-Match`. */
   revision: number;
   /** The node's document: a move changes its place, not its representation. */
   json: string;
@@ -46,8 +46,8 @@ export interface MoveStatements<P extends MovePlacement, R extends MovedRow> {
 
 /**
  * Moves the node of `level` on the request's path, with its subtree, to `$position` in a
- * parent's list (the end: `toEnd`), in one statement: the place is found, the node's parent and
- * sort key updated (its id, revision and subtree untouched), and both parents' paths follow from
+ * parent's list (the end: `toEnd`), in one statement: the place is found, the node's parent,
+ * sort key and revision updated (its id and subtree untouched), and both parents' paths follow from
  * the `changed` rows. So a move, at a place or at the end, is one round behind the lock, which
  * the writes of the project behind it are pipelined after. A node already where the request
  * puts it is not written (no revision). The place is the middle of the gap there (keys are
@@ -86,7 +86,8 @@ function moveStatement<P extends object, R extends MovedRow>(
        ${lockedPath(level)}),
      destination AS (${destination(level)})`;
   const moved = (sortKey: string) => `moved AS (
-       UPDATE ${table} y SET ${parentColumn} = pl.parent_id, sort_key = ${sortKey}
+       UPDATE ${table} y
+       SET ${parentColumn} = pl.parent_id, sort_key = ${sortKey}, revision = ${WRITE_REVISION}
        FROM placed pl
        WHERE y.id = pl.id AND y.project_id = $projectId AND NOT pl.stays
        RETURNING y.id)`;
