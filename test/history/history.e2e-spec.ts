@@ -410,18 +410,45 @@ describe('history and undo', () => {
   it('answers 304 to a revision list or a past state whose tag the client names', async () => {
     const { project, contents } = await createLayout(api, token);
     const list = ok(await api.get(`${project}/revisions`, { token }));
-    expect(list.headers.etag).toBe('"h4"');
-    const cached = { token, headers: { 'if-none-match': '"h4"' } };
+    const cached = { token, headers: { 'if-none-match': list.headers.etag as string } };
     expect((await api.get(`${project}/revisions`, cached)).status).toBe(304);
+    // A page of older revisions: its entries never change, and neither does its tag.
+    const older = ok(await api.get(`${project}/revisions?before=4&limit=2`, { token }));
+    const olderCached = { token, headers: { 'if-none-match': older.headers.etag as string } };
+    const olderLink = older.headers.link as string;
+    expect(olderLink).toContain('before=2');
     const past = ok(await api.get(`${project}/revisions/2`, { token }));
     const again = await api.get(`${project}/revisions/2`, {
       token,
       headers: { 'if-none-match': past.headers.etag as string },
     });
     expect(again.status).toBe(304);
-    // A new revision changes the list's tag, not the past state's.
+    // A new revision changes the first page's tag, not an older page's nor the past state's.
     ok(await api.post(contents, { type: 'empty' }, { token }), 201);
     expect((await api.get(`${project}/revisions`, cached)).status).toBe(200);
+    const olderAgain = await api.get(`${project}/revisions?before=4&limit=2`, olderCached);
+    expect([olderAgain.status, olderAgain.headers.etag]).toEqual([304, older.headers.etag]);
+    expect(
+      (
+        await api.get(`${project}/revisions/2`, {
+          token,
+          headers: { 'if-none-match': past.headers.etag as string },
+        })
+      ).status,
+    ).toBe(304);
+    // Pages with other entries, or another Link, never share a tag.
+    const tags = new Set<string>();
+    for (const query of [
+      '',
+      'limit=1',
+      'limit=2',
+      'before=4&limit=1',
+      'before=4&limit=3',
+      'before=2',
+    ]) {
+      tags.add((await api.get(`${project}/revisions?${query}`, { token })).headers.etag as string);
+    }
+    expect(tags.size).toBe(6);
   });
 
   it('deletes the history with the project', async () => {

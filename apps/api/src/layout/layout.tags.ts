@@ -11,8 +11,23 @@ export const nodeTag = (revision: number): string => `"r${revision}"`;
 /** The tag of the list of a node's children. */
 export const listTag = (listRevision: number): string => `"l${listRevision}"`;
 
-/** The tag of a page of a project's revisions: the project's revision (see HistoryService.list). */
-export const revisionsTag = (revision: number): string => `"h${revision}"`;
+/** What tells a page of a project's revisions apart (see HistoryRepository.page). */
+export interface RevisionPageIdentity {
+  /** The newest and the oldest revision it shows; null when it shows none. */
+  readonly newest: number | null;
+  readonly oldest: number | null;
+  /** Whether a next page follows (its `Link`). */
+  readonly more: boolean;
+}
+
+/**
+ * The tag of a page of a project's revisions. A recorded revision never changes and the kept
+ * ones have no gaps, so the page's newest and oldest revisions name its entries: the tag changes
+ * exactly when they, or its `Link`, do (a new revision on the first page, pruning on the last),
+ * whatever else the project does.
+ */
+export const revisionsTag = (page: RevisionPageIdentity): string =>
+  `"h${page.newest ?? 0}-${page.oldest ?? 0}${page.more ? '+' : ''}"`;
 
 /** What tells a page of an account's projects apart (see ProjectsRepository.page). */
 export interface ProjectPageIdentity {

@@ -75,9 +75,10 @@ export class RevisionsController {
     headers: {
       ETag: {
         description:
-          'Strong entity tag of this page: it changes with every revision of the project.',
+          'Strong entity tag of this page: it changes when the revisions it shows or its `Link` ' +
+          'do (a new revision, on the first page; pruning, on the last), not otherwise.',
         required: true,
-        schema: { type: 'string', example: '"h8"' },
+        schema: { type: 'string', example: '"h8-7+"' },
       },
       Link: {
         description: 'RFC 8288 link to the next page, present when older revisions follow.',

@@ -5,9 +5,9 @@
 -- history.page
 -- parameters: $1 limit, $2 kept, $3 before, $4 projectId, $5 accountId
 SELECT
-  p.revision AS current,
   page.json,
   page.more,
+  page.first,
   page.last
 FROM
   projects p
@@ -34,6 +34,10 @@ FROM
         '[]'
       )::text AS json,
       count(*) > $1::int AS more,
+      max(h.revision) FILTER (
+        WHERE
+          h.n <= $1::int
+      ) AS first,
       min(h.revision) FILTER (
         WHERE
           h.n <= $1::int

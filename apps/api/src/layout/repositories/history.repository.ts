@@ -3,6 +3,7 @@ import { type SqlSession } from '../../database/sql-session';
 import { sqlStatement } from '../../database/sql-statement';
 import { type Pending, type Round } from '../../database/unit-of-work';
 import { type ProjectScope } from '../layout.scopes';
+import { type RevisionPageIdentity } from '../layout.tags';
 import { PAST_DOCUMENT, RESTORE, REVISION_PAGE, type RestoreParams } from './sql/history.sql';
 
 const PAST_STATE = sqlStatement<
@@ -12,14 +13,14 @@ const PAST_STATE = sqlStatement<
 
 const PAGE = sqlStatement<
   ProjectScope & { before: number | null; limit: number; kept: number },
-  { current: number; json: string; more: boolean; last: number | null }
+  { json: string; more: boolean; first: number | null; last: number | null }
 >('history.page', REVISION_PAGE);
 
 /** A page of a project's revisions: the JSON array, and where the next page starts. */
 export interface RevisionPage {
-  /** The project's current revision: the page changes only when it does. */
-  current: number;
   json: string;
+  /** What the page shows, which tells it apart (see revisionsTag). */
+  identity: RevisionPageIdentity;
   /** The `before` of the next page; undefined on the last page. */
   nextBefore?: number;
 }
@@ -40,8 +41,8 @@ export class HistoryRepository {
     const row = await db.row(PAGE, { ...scope, ...query });
     if (!row) return undefined;
     return {
-      current: row.current,
       json: row.json,
+      identity: { newest: row.first, oldest: row.last, more: row.more },
       ...(row.more && row.last !== null ? { nextBefore: row.last } : {}),
     };
   }

@@ -47,8 +47,8 @@ export class HistoryService {
   }
 
   /**
-   * A page of the kept revisions, newest first. Its tag is the project's revision: a page (its
-   * URL names `before` and `limit`) changes only when a revision is added, or pruned with it.
+   * A page of the kept revisions, newest first, tagged by the revisions it shows (see
+   * revisionsTag): a page of older revisions keeps its tag while the project moves on.
    */
   async list(
     scope: ProjectScope,
@@ -62,7 +62,7 @@ export class HistoryService {
         limit,
         kept: this.kept,
       })) ?? notFound('Project');
-    const etag = revisionsTag(page.current);
+    const etag = revisionsTag(page.identity);
     return {
       representation: conditions.isNotModified(etag)
         ? Representation.notModified(etag)

@@ -64,12 +64,13 @@ WHERE p.id = $projectId AND p.owner_id = $accountId`;
  * newest): one range scan of the primary key, at most `$limit` + 1 entries (the extra one only
  * says that a next page exists).
  */
-export const REVISION_PAGE = `SELECT p.revision AS current, page.json, page.more, page.last
+export const REVISION_PAGE = `SELECT page.json, page.more, page.first, page.last
 FROM projects p CROSS JOIN LATERAL (
   SELECT COALESCE(json_agg(json_build_object('revision', h.revision,
       'createdAt', ${iso('h.created_at')}, 'operation', h.operation, 'path', h.path)
       ORDER BY h.revision DESC) FILTER (WHERE h.n <= $limit::int), '[]')::text AS json,
     count(*) > $limit::int AS more,
+    max(h.revision) FILTER (WHERE h.n <= $limit::int) AS first,
     min(h.revision) FILTER (WHERE h.n <= $limit::int) AS last
   FROM (SELECT h.*, row_number() OVER (ORDER BY h.revision DESC) AS n
     FROM revisions h
