@@ -379,6 +379,22 @@ describe('live changes', () => {
       authorization: `Bearer ${account.token}`,
     });
     expect(stream.status).toBe(200);
+    // A HEAD with a ticket answers as its GET would, and leaves the ticket for that GET.
+    const { ticket } = (
+      await apis[0].post(`${project}/events/tickets`, undefined, { token: account.token })
+    ).body as { ticket: string };
+    for (const api of apis) {
+      expect((await api.request('HEAD', `${project}/events?ticket=${ticket}`, {})).status).toBe(
+        200,
+      );
+    }
+    expect(
+      (await apis[0].request('HEAD', `${project}/events?ticket=${'x'.repeat(43)}`, {})).status,
+    ).toBe(401);
+    expect((await open(apps[1], `${project}/events?ticket=${ticket}`, {})).status).toBe(200);
+    expect((await apis[0].request('HEAD', `${project}/events?ticket=${ticket}`, {})).status).toBe(
+      401,
+    );
   });
 
   it('ends the streams of a project that is deleted', async () => {

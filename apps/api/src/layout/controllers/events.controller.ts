@@ -73,6 +73,7 @@ export class EventsController {
       session: account && { accountId: account.id, tokenHash: account.token.hash },
       ticket: account === undefined ? query.ticket : undefined,
       lastEventId: lastEventId ?? query.lastEventId,
+      headersOnly: reply.request.method === 'HEAD',
     });
     opened.start(openEventStream(reply));
   }

@@ -202,3 +202,15 @@ WHERE
   p.id = $4
 ORDER BY
   h.revision;
+
+-- events.ticket-holder
+-- parameters: $1 ticketHash, $2 projectId
+SELECT
+  t.account_id,
+  t.token_hash,
+  t.expires_at > now() AS valid
+FROM
+  event_tickets t
+WHERE
+  t.ticket_hash = $1
+  AND t.project_id = $2;

@@ -74,6 +74,17 @@ const REDEEM_TICKET = sqlStatement<
    RETURNING t.account_id, t.token_hash, t.expires_at > now() AS valid`,
 );
 
+// What a HEAD of the stream asks of its ticket: the same answer as REDEEM_TICKET, the ticket left
+// unused (a HEAD changes nothing).
+const TICKET_HOLDER = sqlStatement<
+  { projectId: string; ticketHash: string },
+  { account_id: string; token_hash: string; valid: boolean }
+>(
+  'events.ticket-holder',
+  `SELECT t.account_id, t.token_hash, t.expires_at > now() AS valid
+   FROM event_tickets t WHERE t.ticket_hash = $ticketHash AND t.project_id = $projectId`,
+);
+
 // The account's row lock serialises the openings of its streams, on every instance: the count
 // that follows, in a statement of its own (a snapshot taken after the lock), is exact.
 const LOCK_ACCOUNT = sqlStatement<{ accountId: string }, { id: string }>(
@@ -179,6 +190,16 @@ export class EventsRepository {
     ticketHash: string,
   ): Promise<StreamSession | undefined> {
     const row = await db.row(REDEEM_TICKET, { projectId, ticketHash });
+    return row?.valid ? { accountId: row.account_id, tokenHash: row.token_hash } : undefined;
+  }
+
+  /** As redeemTicket, the ticket left unused. */
+  async ticketHolder(
+    db: SqlSession,
+    projectId: string,
+    ticketHash: string,
+  ): Promise<StreamSession | undefined> {
+    const row = await db.row(TICKET_HOLDER, { projectId, ticketHash });
     return row?.valid ? { accountId: row.account_id, tokenHash: row.token_hash } : undefined;
   }
 

@@ -25,6 +25,8 @@ export interface StreamRequest {
   readonly ticket?: string;
   /** The last revision the client received (`Last-Event-ID`), as it came. */
   readonly lastEventId?: string;
+  /** A HEAD: the stream's headers alone, and its ticket left for the GET that follows. */
+  readonly headersOnly: boolean;
 }
 
 /** A stream that may start: its account's slot is taken; `start` feeds it to `sink`. */
@@ -118,10 +120,13 @@ export class EventsService {
   }
 
   private async redeem(request: StreamRequest): Promise<StreamSession> {
+    const { projectId, ticket, headersOnly } = request;
     const session =
-      request.ticket === undefined
+      ticket === undefined
         ? undefined
-        : await this.events.redeemTicket(this.db, request.projectId, digestOf(request.ticket));
+        : await (headersOnly
+            ? this.events.ticketHolder(this.db, projectId, digestOf(ticket))
+            : this.events.redeemTicket(this.db, projectId, digestOf(ticket)));
     if (session === undefined) {
       throw new AuthenticationRequiredError(
         'The ticket is unknown, used, expired, for another project, or its token was revoked',
