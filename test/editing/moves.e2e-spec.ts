@@ -337,6 +337,34 @@ describe('moving a node', () => {
     expect(fresh.status).toBe(200);
   });
 
+  it('lets exactly one of concurrent PUTs that only reorder a node with its tag through', async () => {
+    const t = await tree();
+    const content = t.contents[0][0][0][1];
+    const { type } = (await api.get(content, { token })).body as { type: string };
+    const reorders = [
+      { node: t.blocks[1], body: (position: number) => ({ position }) },
+      { node: t.rows[0][1], body: (position: number) => ({ position }) },
+      { node: t.columns[0][0][1], body: (position: number) => ({ position }) },
+      { node: content, body: (position: number) => ({ type, position }) },
+    ];
+    for (const { node, body } of reorders) {
+      const tag = (await api.get(node, { token })).headers.etag as string;
+      const revision = await revisionOf(t);
+      // To the top, twice: once one has gone through, the others' tag is stale.
+      const answers = await Promise.all(
+        [0, 0, 0].map((position) =>
+          api.put(node, body(position), { token, headers: { 'if-match': tag } }),
+        ),
+      );
+      expect([node, answers.map((r) => r.status).sort()]).toEqual([node, [200, 412, 412]]);
+      const winner = answers.find((r) => r.status === 200)!;
+      expect(winner.headers.etag).toBe(`"r${revision + 1}"`);
+      expect((await api.get(node, { token })).headers.etag).toBe(winner.headers.etag);
+      expect(await revisionOf(t)).toBe(revision + 1);
+    }
+    await expectAccountsExact(t);
+  });
+
   it('refuses a content into a full column (409 limit-exceeded), and allows one out of it', async () => {
     const t = await tree();
     const full = t.columns[1][1][1];

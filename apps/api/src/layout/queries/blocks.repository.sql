@@ -2046,7 +2046,8 @@ WITH
         ELSE b.style
       END,
       revision = CASE
-        WHEN $4::boolean THEN NULLIF(current_setting('layout.revision', true), '')::int
+        WHEN $4::boolean
+        OR $6::bigint IS NOT NULL THEN NULLIF(current_setting('layout.revision', true), '')::int
         ELSE b.revision
       END,
       updated_at = CASE

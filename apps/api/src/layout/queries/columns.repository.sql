@@ -2224,7 +2224,8 @@ WITH
     SET
       size = COALESCE($5::smallint, c.size),
       revision = CASE
-        WHEN c.size <> COALESCE($5::smallint, c.size) THEN NULLIF(current_setting('layout.revision', true), '')::int
+        WHEN c.size <> COALESCE($5::smallint, c.size)
+        OR $6::bigint IS NOT NULL THEN NULLIF(current_setting('layout.revision', true), '')::int
         ELSE c.revision
       END,
       sort_key = COALESCE($6::bigint, c.sort_key)

@@ -1776,7 +1776,8 @@ WITH
         ELSE ct.data
       END,
       revision = CASE
-        WHEN $7::boolean THEN NULLIF(current_setting('layout.revision', true), '')::int
+        WHEN $7::boolean
+        OR $10::bigint IS NOT NULL THEN NULLIF(current_setting('layout.revision', true), '')::int
         ELSE ct.revision
       END,
       sort_key = COALESCE($10::bigint, ct.sort_key)

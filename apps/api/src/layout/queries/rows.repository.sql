@@ -1869,7 +1869,8 @@ WITH
     SET
       description = $4,
       revision = CASE
-        WHEN $5::boolean THEN NULLIF(current_setting('layout.revision', true), '')::int
+        WHEN $5::boolean
+        OR $6::bigint IS NOT NULL THEN NULLIF(current_setting('layout.revision', true), '')::int
         ELSE r.revision
       END,
       sort_key = COALESCE($6::bigint, r.sort_key)

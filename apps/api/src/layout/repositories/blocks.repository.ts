@@ -80,7 +80,8 @@ const UPDATE = treeWriteStatement<
      updated AS (
        UPDATE blocks b SET description = $description,
          style = CASE WHEN $changed::boolean THEN $style::json ELSE b.style END,
-         revision = CASE WHEN $changed::boolean THEN ${WRITE_REVISION} ELSE b.revision END,
+         revision = CASE WHEN $changed::boolean OR $sortKey::bigint IS NOT NULL THEN ${WRITE_REVISION}
+           ELSE b.revision END,
          updated_at = CASE WHEN $changed::boolean THEN ${WRITE_TIME} ELSE b.updated_at END,
          sort_key = COALESCE($sortKey::bigint, b.sort_key)
        FROM target t WHERE b.id = t.id AND b.project_id = $projectId

@@ -88,8 +88,8 @@ const RESIZE = treeWriteStatement<
      ${lockedPath('column')}),
    updated AS (
      UPDATE columns c SET size = COALESCE($size::smallint, c.size),
-       revision = CASE WHEN c.size <> COALESCE($size::smallint, c.size) THEN ${WRITE_REVISION}
-         ELSE c.revision END,
+       revision = CASE WHEN c.size <> COALESCE($size::smallint, c.size)
+         OR $sortKey::bigint IS NOT NULL THEN ${WRITE_REVISION} ELSE c.revision END,
        sort_key = COALESCE($sortKey::bigint, c.sort_key)
      FROM target t
      WHERE c.id = t.id AND c.project_id = $projectId

@@ -74,7 +74,8 @@ const UPDATE = treeWriteStatement<
      UPDATE contents ct SET type = $type::content_type,
        style = CASE WHEN $changed::boolean THEN $style::json ELSE ct.style END,
        data = CASE WHEN $changed::boolean THEN $data::json ELSE ct.data END,
-       revision = CASE WHEN $changed::boolean THEN ${WRITE_REVISION} ELSE ct.revision END,
+       revision = CASE WHEN $changed::boolean OR $sortKey::bigint IS NOT NULL THEN ${WRITE_REVISION}
+         ELSE ct.revision END,
        sort_key = COALESCE($sortKey::bigint, ct.sort_key)
      FROM target t WHERE ct.id = t.id AND ct.project_id = $projectId
      RETURNING ct.id, (${contentJson('ct')})::text AS json)`,

@@ -71,7 +71,8 @@ const UPDATE = treeWriteStatement<RowScope & RowValues & NodeWrite & { changed: 
     with: `target AS (SELECT r.id, r.block_id, ${nodeBytes.row('r')} AS bytes ${lockedPath('row')}),
      updated AS (
        UPDATE rows r SET description = $description,
-         revision = CASE WHEN $changed::boolean THEN ${WRITE_REVISION} ELSE r.revision END,
+         revision = CASE WHEN $changed::boolean OR $sortKey::bigint IS NOT NULL THEN ${WRITE_REVISION}
+           ELSE r.revision END,
          sort_key = COALESCE($sortKey::bigint, r.sort_key)
        FROM target t WHERE r.id = t.id AND r.project_id = $projectId
        RETURNING r.id, ${nodeBytes.row('r')} AS bytes, (${rowJson('r')})::text AS json)`,

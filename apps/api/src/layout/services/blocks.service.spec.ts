@@ -263,7 +263,7 @@ describe('BlocksService', () => {
       expect(answer.headers).toEqual({ etag: '"r8"', projectRevision: 8 });
     });
 
-    it('a move only keeps the block’s tag and takes a project revision', async () => {
+    it('a move only takes a project revision, and the block takes it as its tag', async () => {
       const answer = await service.update(BLOCK, { position: 0 }, RequestConditions.NONE);
       expect(placed.mock.calls[0][2]).toMatchObject({ position: 0, selfId: 'b1' });
       expect(blocks.update).toHaveBeenCalledWith(
@@ -272,7 +272,7 @@ describe('BlocksService', () => {
         { description: 'Intro', style: CUSTOM_STYLE },
         { sortKey: '1500', changed: false },
       );
-      expect(answer.headers).toEqual({ etag: '"r5"', projectRevision: 8 });
+      expect(answer.headers).toEqual({ etag: '"r8"', projectRevision: 8 });
     });
 
     it('a given style replaces the whole stored style, the members left out taking their defaults', async () => {

@@ -128,7 +128,8 @@ export class BlocksService {
             assertTreeWithin(project.treeBytes, node.treeBytes);
             return answerNode<BlockResponse>(
               node.json,
-              changed ? project.revision : current.revision,
+              // A node that moves takes a new tag, as with a move (see moveNode).
+              changed || sortKey !== null ? project.revision : current.revision,
               project.revision,
             );
           });

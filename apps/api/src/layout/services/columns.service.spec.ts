@@ -375,10 +375,10 @@ describe('ColumnsService', () => {
       );
     });
 
-    it('a move only keeps the column’s tag and takes a project revision', async () => {
-      columns.resize.mockImplementation(() => reply({ ...RESIZED, revision: 5, changed: true }));
+    it('a move only takes a project revision, and answers the tag the statement gave the column', async () => {
+      columns.resize.mockImplementation(() => reply({ ...RESIZED, revision: 8, changed: true }));
       const answer = await service.update(COLUMN, { position: 0 }, RequestConditions.NONE);
-      expect(answer.headers).toEqual({ etag: '"r5"', projectRevision: 8 });
+      expect(answer.headers).toEqual({ etag: '"r8"', projectRevision: 8 });
     });
 
     it('a request that changes nothing answers the column at the current revision', async () => {
@@ -695,7 +695,7 @@ describe('ColumnsService', () => {
 
     // The column's representation ({_id, size, contents}) does not hold its place: a move alone
     // keeps the column's tag, through either path.
-    it('a move only, with the contents sent back as read, keeps the column’s tag', async () => {
+    it('a move only, with the contents sent back as read, only resizes (moves) the column', async () => {
       const answer = await service.update(
         COLUMN,
         { contents: [echo(TEXT), echo(EMPTY)], position: 0 },

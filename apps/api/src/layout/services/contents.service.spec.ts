@@ -325,7 +325,7 @@ describe('ContentsService', () => {
       });
     });
 
-    it('a move only writes with changed false and keeps the content’s tag', async () => {
+    it('a move only writes with changed false, and the content takes the revision as its tag', async () => {
       const answer = await service.update(
         CONTENT,
         { type: 'text', position: 0 },
@@ -343,7 +343,7 @@ describe('ContentsService', () => {
         { type: 'text', style: CURRENT.style, data: CURRENT.data },
         { sortKey: '1500', changed: false },
       );
-      expect(answer.headers).toEqual({ etag: '"r5"', projectRevision: 8 });
+      expect(answer.headers).toEqual({ etag: '"r8"', projectRevision: 8 });
     });
 
     it('refuses data over 256 KiB with ContentTooLargeError and writes nothing', async () => {

@@ -132,7 +132,8 @@ export class ContentsService {
               assertTreeWithin(project.treeBytes, node.treeBytes);
               return answerNode<ContentResponse>(
                 node.json,
-                changed ? project.revision : current.revision,
+                // A node that moves takes a new tag, as with a move (see moveNode).
+                changed || sortKey !== null ? project.revision : current.revision,
                 project.revision,
               );
             });

@@ -214,7 +214,7 @@ describe('RowsService', () => {
       expect(rows.update.mock.calls[0][2]).toEqual({ description: '' });
     });
 
-    it('a move only writes with changed false and keeps the row’s tag', async () => {
+    it('a move only writes with changed false, and the row takes the revision as its tag', async () => {
       const answer = await service.update(ROW, { position: 0 }, RequestConditions.NONE);
       expect(placed).toHaveBeenCalledWith(
         TX,
@@ -228,7 +228,7 @@ describe('RowsService', () => {
         { description: 'Old' },
         { sortKey: '1500', changed: false },
       );
-      expect(answer.headers).toEqual({ etag: '"r4"', projectRevision: 8 });
+      expect(answer.headers).toEqual({ etag: '"r8"', projectRevision: 8 });
     });
 
     it('refuses a change that takes the tree past 8 MiB', async () => {

@@ -108,7 +108,8 @@ export class RowsService {
             assertTreeWithin(project.treeBytes, node.treeBytes);
             return answerNode<RowResponse>(
               node.json,
-              changed ? project.revision : current.revision,
+              // A node that moves takes a new tag, as with a move (see moveNode).
+              changed || sortKey !== null ? project.revision : current.revision,
               project.revision,
             );
           });
