@@ -82,6 +82,24 @@ describe('accounts and tokens', () => {
     const me = await api.get('/accounts/auth/me', { token: response.body.token });
     expect(me.status).toBe(200);
     expect(me.body).toEqual({ _id: account._id, username });
+    // A private read a browser revalidates: a strong tag, 304 while it stays the same.
+    const etag = me.headers.etag as string;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const head = await api.request('HEAD', '/accounts/auth/me', { token: response.body.token });
+    expect([head.status, head.headers.etag]).toEqual([200, etag]);
+    const again = await api.get('/accounts/auth/me', {
+      token: response.body.token,
+      headers: { 'if-none-match': etag },
+    });
+    expect([again.status, again.headers.etag, again.text]).toEqual([304, etag, '']);
+    expect(again.headers['cache-control']).toBe('private, no-cache');
+    const other = (await api.newAccount('me-other')).token;
+    const theirs = await api.get('/accounts/auth/me', {
+      token: other,
+      headers: { 'if-none-match': etag },
+    });
+    expect(theirs.status).toBe(200);
+    expect(theirs.headers.etag).not.toBe(etag);
   });
 
   it('answers a wrong password and an unknown username with the same 401', async () => {

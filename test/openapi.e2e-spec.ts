@@ -353,11 +353,12 @@ describe('the OpenAPI document', () => {
         ([status]) => Number(status) < 300,
       );
       if (successes.length !== 1) problems.push(`${successes.length} success responses`);
-      // Reads of the tree are tagged and conditional: 304 without a body, with the tag. The
-      // event stream is no document, and a ticket no node of the tree.
+      // Reads of the tree and of the calling account are tagged and conditional: 304 without a
+      // body, with the tag. The event stream is no document, and a ticket no node of the tree.
       const stream = key === 'GET /projects/{projectId}/events';
       const ticket = key === 'POST /projects/{projectId}/events/tickets';
-      const tagged = key.startsWith('GET /projects') && !stream;
+      const tagged =
+        (key.startsWith('GET /projects') && !stream) || key === 'GET /accounts/auth/me';
       const notModified = operation.responses['304'] as Json | undefined;
       if (tagged !== (notModified !== undefined)) problems.push(`304 documented: ${!tagged}`);
       if (notModified && (notModified.content || notModified.headers?.ETag?.required !== true)) {

@@ -24,6 +24,7 @@ import {
   ApiOkJsonResponse,
   ApiProblems,
   ApiProtected,
+  ApiTaggedRead,
   BODY_PROBLEMS,
   COMMON_PROBLEMS,
 } from '../common/openapi/decorators';
@@ -37,6 +38,8 @@ import {
 import { CurrentAccount } from '../common/decorators/current-account.decorator';
 import { Public } from '../common/decorators/public.decorator';
 import { NoStore } from '../common/http/cache-control';
+import { Conditions, type RequestConditions } from '../common/http/request-conditions';
+import { type Representation } from '../common/http/representation';
 import { presentAccount, presentMe, presentToken } from './accounts.presenter';
 import { CurrentSignIn } from './current-sign-in.decorator';
 import { LoginAttemptsRefresh } from './login-attempts-refresh.interceptor';
@@ -155,10 +158,13 @@ export class AccountsController {
     summary: 'Who am I',
     description: 'The account the bearer token belongs to.',
   })
-  @ApiOkJsonResponse(MeResponse, ME_EXAMPLE, 'The calling account.')
+  @ApiTaggedRead(MeResponse, ME_EXAMPLE, 'The calling account.')
   @ApiProtected()
-  me(@CurrentAccount() account: AuthenticatedAccount): MeResponse {
-    return presentMe(account);
+  me(
+    @CurrentAccount() account: AuthenticatedAccount,
+    @Conditions() conditions: RequestConditions,
+  ): Representation<MeResponse> {
+    return presentMe(account, conditions);
   }
 
   @Put('auth/me/password')

@@ -1,4 +1,8 @@
+import { createHash } from 'node:crypto';
 import { type AccountResponse, type MeResponse, type TokenResponse } from '@layout/contracts';
+import { Representation } from '../common/http/representation';
+import { type RequestConditions } from '../common/http/request-conditions';
+import { SerializedJson } from '../common/json/serialized-json';
 import { type AccountRecord } from './accounts.repository';
 import { type IssuedToken } from './accounts.service';
 import { type AuthenticatedAccount } from '../common/auth/authenticated-account';
@@ -9,10 +13,21 @@ export const presentAccount = (account: AccountRecord): AccountResponse => ({
   createdAt: account.createdAt.toISOString(),
 });
 
-export const presentMe = (account: AuthenticatedAccount): MeResponse => ({
-  _id: account.id,
-  username: account.username,
-});
+/**
+ * The calling account, tagged by a digest of its document: a browser revalidates it (`private,
+ * no-cache`) and gets 304 while it stays the same.
+ */
+export function presentMe(
+  account: AuthenticatedAccount,
+  conditions: RequestConditions,
+): Representation<MeResponse> {
+  const me: MeResponse = { _id: account.id, username: account.username };
+  const json = JSON.stringify(me);
+  const etag = `"a${createHash('sha256').update(json).digest('base64url').slice(0, 22)}"`;
+  return conditions.isNotModified(etag)
+    ? Representation.notModified(etag)
+    : Representation.of(new SerializedJson<MeResponse>(json), { etag });
+}
 
 export const presentToken = (issued: IssuedToken): TokenResponse => ({
   token: issued.token,
