@@ -141,13 +141,17 @@ describe('protocol', () => {
     );
   });
 
-  it('refuses __proto__ keys without polluting anything', async () => {
+  it('refuses __proto__ keys as unknown members, without polluting anything', async () => {
     const response = await api.request('POST', layout.contents, {
       token,
       raw: '{"type":"empty","__proto__":{"polluted":true}}',
       headers: { 'content-type': 'application/json' },
     });
     expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({
+      type: '/problems/validation',
+      errors: [{ pointer: '/__proto__', detail: 'is not a known member' }],
+    });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 

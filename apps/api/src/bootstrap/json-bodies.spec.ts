@@ -176,20 +176,37 @@ describe('configureJsonBodies', () => {
     expect(answer.body).toMatchObject({ type: '/problems/malformed-json' });
   });
 
-  it('still answers malformed JSON and __proto__ keys with 400, and large bodies with 413', async () => {
+  it('still answers malformed JSON with 400, and large bodies with 413', async () => {
     const cases = await Promise.all([
       post(app, '{"title":'),
-      post(app, '{"__proto__":{"admin":true}}'),
-      post(app, '{"constructor":{"prototype":{"admin":true}}}'),
       post(app, '{"title":"x"}{"title":"y"}'),
+      post(app, '{"__proto__":{"admin":true},'),
       post(app, `{"title":"${'a'.repeat(BODY_LIMIT_BYTES)}"}`),
     ]);
     expect(cases.map((answer) => [answer.status, answer.body.type])).toEqual([
       [400, '/problems/malformed-json'],
       [400, '/problems/malformed-json'],
       [400, '/problems/malformed-json'],
-      [400, '/problems/malformed-json'],
       [413, '/problems/payload-too-large'],
     ]);
+  });
+
+  it('answers __proto__ and constructor.prototype keys, which the parser refuses, as unknown members', async () => {
+    const cases = await Promise.all([
+      post(app, '{"__proto__":{"admin":true}}'),
+      post(app, '{"title":"x","style":{"__proto__":{}}}'),
+      post(app, '{"constructor":{"prototype":{"admin":true}}}'),
+    ]);
+    expect(cases.map((answer) => [answer.status, answer.body.type, answer.body.errors])).toEqual([
+      [400, '/problems/validation', [{ pointer: '/__proto__', detail: 'is not a known member' }]],
+      [
+        400,
+        '/problems/validation',
+        [{ pointer: '/style/__proto__', detail: 'is not a known member' }],
+      ],
+      [400, '/problems/validation', [{ pointer: '/constructor', detail: 'is not a known member' }]],
+    ]);
+    // Nothing was polluted on the way.
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
   });
 });

@@ -1,4 +1,6 @@
 import { errorCodes, type FastifyInstance } from 'fastify';
+import { findBodyShapeProblems } from '@layout/contracts';
+import { RequestValidationError } from '../common/errors';
 
 /** The contract's body limit: larger bodies answer 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -57,7 +59,8 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
  * mark is dropped): anything else answers 400 malformed-json, never a string with U+FFFD in it.
  * An empty body with a JSON content type (some clients send one on DELETE) counts as no body
  * rather than malformed JSON; `__proto__` and `constructor.prototype` keys are refused by
- * Fastify's secure parser (400). Errors go through `done`, so that the problem filter maps them.
+ * Fastify's secure parser, and answered as the unknown members they are (400 validation, with
+ * their pointers). Errors go through `done`, so that the problem filter maps them.
  */
 export function configureJsonBodies(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
@@ -84,7 +87,26 @@ export function configureJsonBodies(fastify: FastifyInstance): void {
         return;
       }
       // Fastify's parser answers through `done`; its return value carries nothing.
-      void parseJson(request, text, done);
+      void parseJson(request, text, (error, parsed) =>
+        done(error && (reservedMembersOf(text) ?? error), parsed),
+      );
     },
   );
+}
+
+/**
+ * The secure parser refuses a body with a reserved key as if it were no JSON at all. When the
+ * text is valid JSON after all, that was the cause: its reserved keys are unknown members, as
+ * `constructor` alone already is. `JSON.parse` itself only creates own properties, and the
+ * value is walked, never merged into anything.
+ */
+function reservedMembersOf(text: string): RequestValidationError | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const problems = findBodyShapeProblems(value);
+  return problems.length > 0 ? new RequestValidationError(problems) : undefined;
 }
