@@ -51,7 +51,7 @@ describe('GET /projects, a page at a time', () => {
     return { pages, uris };
   }
 
-  it('answers the whole list, without Link, when it holds at most the default 50', async () => {
+  it('answers the whole list, without Link, when the query names no limit', async () => {
     const list = await api.get('/projects', { token });
     expect(list.status).toBe(200);
     expect(ids(list)).toEqual(all);
@@ -64,6 +64,23 @@ describe('GET /projects, a page at a time', () => {
     });
     expect(list.headers.link).toBeUndefined();
     expect(list.headers.etag).toMatch(/^"p[0-9a-f]{32}"$/);
+  });
+
+  it('answers every project of an account that has more than a page holds, without Link', async () => {
+    const { token: many } = await api.newAccount('pager-many');
+    const created: string[] = [];
+    for (let index = 0; index < 105; index += 1) {
+      const answer = await api.post('/projects', { title: `Many ${index}` }, { token: many });
+      created.push(answer.body._id as string);
+    }
+    const list = await api.get('/projects', { token: many });
+    expect(list.status).toBe(200);
+    expect(ids(list)).toEqual(created);
+    expect(list.headers.link).toBeUndefined();
+    // Asked for a page, it pages.
+    const page = await api.get('/projects?limit=100', { token: many });
+    expect(ids(page)).toEqual(created.slice(0, 100));
+    expect(page.headers.link).toMatch(NEXT);
   });
 
   it('walks pages of 2 over every project once, in order, with rel="next" but on the last', async () => {
@@ -249,7 +266,7 @@ describe('GET /projects, a page at a time', () => {
     expect(Object.keys(query).sort()).toEqual(['cursor', 'limit']);
     expect(query.limit).toMatchObject({
       required: false,
-      schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
+      schema: { type: 'integer', minimum: 1, maximum: 100 },
     });
     expect(query.cursor).toMatchObject({ required: false, schema: { type: 'string' } });
     expect(operation.responses['200'].headers).toMatchObject({

@@ -2,8 +2,6 @@ import { Transform } from 'class-transformer';
 import { MayBeOmitted } from '../validation/may-be-omitted';
 import { Rule } from '../validation/rule';
 
-/** Projects in a page of `GET /projects` when the query names no `limit`. */
-export const PROJECTS_PAGE_SIZE_DEFAULT = 50;
 export const PROJECTS_PAGE_SIZE_MIN = 1;
 /** The most projects one page of `GET /projects` holds. */
 export const PROJECTS_PAGE_SIZE_MAX = 100;
@@ -28,12 +26,13 @@ export function isPageSize(value: unknown): value is number {
 }
 
 /**
- * Query of `GET /projects`. Both parameters may be left out: the first page of 50. Any other
- * parameter is refused (400 at its name).
+ * Query of `GET /projects`. Both parameters may be left out: without `limit`, the answer is
+ * every project of the account (the contract's list); with it, a page. Any other parameter is
+ * refused (400 at its name).
  */
 export class ListProjectsQueryDto {
   /**
-   * How many projects a page holds at most: 1 to 100, 50 when left out.
+   * How many projects a page holds at most: 1 to 100. Left out: every project, in one answer.
    * @example 50
    */
   @MayBeOmitted()

@@ -19,7 +19,6 @@ import {
   PAGE_CURSOR_DETAIL,
   PAGE_CURSOR_MAX_LENGTH,
   ProjectResponse,
-  PROJECTS_PAGE_SIZE_DEFAULT,
   PROJECTS_PAGE_SIZE_MAX,
   PROJECTS_PAGE_SIZE_MIN,
   ProjectSummaryResponse,
@@ -102,8 +101,8 @@ export class ProjectsController {
     summary: "List the calling account's projects",
     description:
       "The calling account's projects, oldest first (ties by id), without their blocks " +
-      '(retrieve a project for its whole tree), a page at a time: at most `limit` (1 to 100, ' +
-      'default 50). When more follow, `Link: </projects?limit=…&cursor=…>; rel="next"` names ' +
+      '(retrieve a project for its whole tree): all of them, or with `limit` (1 to 100) a page ' +
+      'at a time. When more follow, `Link: </projects?limit=…&cursor=…>; rel="next"` names ' +
       'the next page; the last page has no `Link`. A walk from the first page to the last sees ' +
       'every project that existed throughout it exactly once, also when projects are created ' +
       "or deleted meanwhile. A page's `ETag` changes whenever a project on it is changed, " +
@@ -113,13 +112,14 @@ export class ProjectsController {
   @ApiQuery({
     name: 'limit',
     required: false,
-    description: 'How many projects a page holds at most: 1 to 100, 50 when left out.',
+    description:
+      'How many projects a page holds at most: 1 to 100. Left out: every project of the ' +
+      'account, in one answer.',
     schema: {
       type: 'integer',
       minimum: PROJECTS_PAGE_SIZE_MIN,
       maximum: PROJECTS_PAGE_SIZE_MAX,
-      default: PROJECTS_PAGE_SIZE_DEFAULT,
-      example: PROJECTS_PAGE_SIZE_DEFAULT,
+      example: 50,
     },
   })
   @ApiQuery({

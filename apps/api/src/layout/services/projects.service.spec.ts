@@ -1,4 +1,5 @@
 import { jest } from '@jest/globals';
+import { PROJECTS_PER_ACCOUNT_MAX } from '@layout/contracts';
 import {
   AuthenticationRequiredError,
   LimitExceededError,
@@ -85,17 +86,22 @@ describe('ProjectsService', () => {
     const tagOf = (page: { limit: number; after?: typeof LAST; more: boolean }) =>
       projectListTag({ digest: 'abc', ...page });
 
-    it('without a query reads the first page of 50 once, tagged, without a next cursor', async () => {
+    it('without a query reads every project (as many as an account may hold) once, tagged, without a next cursor', async () => {
       repository.page.mockResolvedValue(PAGE);
       const answer = await service.list('acc-1', {}, RequestConditions.NONE);
       expect(repository.pageDigest).not.toHaveBeenCalled();
       expect(repository.page).toHaveBeenCalledTimes(1);
-      expect(repository.page).toHaveBeenCalledWith(db, { accountId: 'acc-1', limit: 50 });
-      expect(answer.limit).toBe(50);
+      expect(repository.page).toHaveBeenCalledWith(db, {
+        accountId: 'acc-1',
+        limit: PROJECTS_PER_ACCOUNT_MAX,
+      });
+      expect(answer.limit).toBe(PROJECTS_PER_ACCOUNT_MAX);
       expect(answer.next).toBeUndefined();
       expect(answer.representation.notModified).toBe(false);
       expect(answer.representation.body?.text).toBe(PAGE.json);
-      expect(answer.representation.headers).toEqual({ etag: tagOf({ limit: 50, more: false }) });
+      expect(answer.representation.headers).toEqual({
+        etag: tagOf({ limit: PROJECTS_PER_ACCOUNT_MAX, more: false }),
+      });
       expect(answer.representation.headers.etag).toMatch(/^"p[0-9a-f]{32}"$/);
     });
 

@@ -10,7 +10,6 @@ import {
   type ListProjectsQueryDto,
   type ProjectResponse,
   type ProjectSummaryResponse,
-  PROJECTS_PAGE_SIZE_DEFAULT,
   PROJECTS_PER_ACCOUNT_MAX,
   TITLE_MAX_LENGTH,
   type UpdateProjectDto,
@@ -52,8 +51,8 @@ export class ProjectsService {
   ) {}
 
   /**
-   * A page of the account's projects, in creation order: at most `limit` (50 when left out),
-   * after the project the cursor names. 304 when `If-None-Match` names the page's current tag
+   * The account's projects, in creation order: every one of them, or with `limit` a page of
+   * at most that many, after the project the cursor names. 304 when `If-None-Match` names the page's current tag
    * (found from the page's digest, without building the document). `next` is the cursor of
    * the following page, when there is one.
    */
@@ -62,7 +61,8 @@ export class ProjectsService {
     query: ListProjectsQueryDto,
     conditions: RequestConditions,
   ): Promise<ProjectListPage> {
-    const limit = query.limit ?? PROJECTS_PAGE_SIZE_DEFAULT;
+    // The account holds no more than this: without a limit, the page is the whole list.
+    const limit = query.limit ?? PROJECTS_PER_ACCOUNT_MAX;
     const after =
       query.cursor === undefined ? undefined : projectListKeyOf(accountId, query.cursor);
     const pageQuery = { accountId, limit, ...(after ? { after } : {}) };
