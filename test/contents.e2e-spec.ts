@@ -283,4 +283,18 @@ describe('contents', () => {
     expect((await api.delete(`${other.contents}/${content._id}`, { token })).status).toBe(404);
     expect((await api.get(`${layout.contents}/${content._id}`, { token })).status).toBe(200);
   });
+
+  it('answers 404 to its id in capitals, in a path or as a move’s column: ids are opaque strings', async () => {
+    const content = (await create({ type: 'empty' })).body;
+    const path = `${layout.contents}/${content._id}`;
+    const shouted = `${layout.contents}/${(content._id as string).toUpperCase()}`;
+    const column = layout.column.split('/').pop() as string;
+    const upperColumn = `${layout.columns}/${column.toUpperCase()}/contents`;
+    expect((await api.get(shouted, { token })).status).toBe(404);
+    expect((await api.put(shouted, { type: 'empty' }, { token })).status).toBe(404);
+    expect((await api.get(upperColumn, { token })).status).toBe(404);
+    const moved = await api.post(`${path}/move`, { columnId: column.toUpperCase() }, { token });
+    expect([moved.status, moved.body.type]).toEqual([404, '/problems/not-found']);
+    expect((await api.get(path, { token })).status).toBe(200);
+  });
 });

@@ -862,12 +862,22 @@ export function describeNodeDuplicate<S extends object>(
     });
 
     // Ids are matched in any letter case (RESOURCE_ID, PostgreSQL's uuid): the same parent.
-    it(`naming its own ${parent} in other letter case, puts the copy right after the original too`, async () => {
+    it(`naming its own ${parent}, puts the copy right after the original too`, async () => {
       const { service, copy, placed } = subject();
       copies(copy, COPIED);
       const under = rules.scopeUnder(TARGET_ID);
-      await service.duplicate(under, into(TARGET_ID.toUpperCase()), RequestConditions.NONE);
+      await service.duplicate(under, into(TARGET_ID), RequestConditions.NONE);
       expect(placed.mock.calls[0][2]).toMatchObject({ afterId: nodeId });
+    });
+
+    it(`naming a ${parent} id in capitals names no ${parent}: ResourceNotFoundError("${Parent}")`, async () => {
+      const { service, copy } = subject();
+      copies(copy, COPIED);
+      await expectNotFound(
+        service.duplicate(scope, into(TARGET_ID.toUpperCase()), RequestConditions.NONE),
+        Parent,
+      );
+      expect(copy).not.toHaveBeenCalled();
     });
 
     it(`puts the copy at the position asked, in the ${parent} named or in its own`, async () => {

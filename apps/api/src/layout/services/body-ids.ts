@@ -11,11 +11,6 @@ export function parentIdOf(id: string | undefined, resource: string): string | n
   return RESOURCE_ID.test(id) ? id : notFound(resource);
 }
 
-/** Whether two ids name the same node: a UUID is the same whatever the case of its letters. */
-export function sameId(a: string | null, b: string): boolean {
-  return a !== null && a.toLowerCase() === b.toLowerCase();
-}
-
 /**
  * The id of a node a write creates and reads back in the same round: a UUIDv7, like the ids
  * the database makes (time-ordered, so the index stays local).

@@ -14,7 +14,7 @@ import {
   type Destination,
   type MovedNode,
 } from '../repositories/written-node';
-import { newNodeId, sameId } from './body-ids';
+import { newNodeId } from './body-ids';
 import { answerNode } from './node-answers';
 import { notFound } from './not-found';
 import { assertCopied, assertCopyWithin, assertTreeWithin } from './tree-limits';
@@ -129,7 +129,7 @@ export function copyNode<S extends ProjectScope, M extends MovedNode, C extends 
   const { toParentId, position } = placement;
   const ids = relocation.ids(scope);
   const copyId = newNodeId();
-  const beside = toParentId === null || sameId(toParentId, ids.parent);
+  const beside = toParentId === null || toParentId === ids.parent;
   const where = {
     projectId: scope.projectId,
     parentId: toParentId ?? ids.parent,
