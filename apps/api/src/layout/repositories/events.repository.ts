@@ -64,11 +64,14 @@ const ISSUE_TICKET = sqlStatement<
    SELECT EXISTS (SELECT 1 FROM token) AS token_valid, EXISTS (SELECT 1 FROM issued) AS issued`,
 );
 
+type TicketRow = { account_id: string; token_hash: string; valid: boolean };
+
+/** Whose stream a ticket opens: undefined when there is no such ticket or it expired. */
+const holderOf = (row: TicketRow | undefined): StreamSession | undefined =>
+  row?.valid ? { accountId: row.account_id, tokenHash: row.token_hash } : undefined;
+
 // Used once, whatever it finds: a ticket of another project stays unused and answers nothing.
-const REDEEM_TICKET = sqlStatement<
-  { projectId: string; ticketHash: string },
-  { account_id: string; token_hash: string; valid: boolean }
->(
+const REDEEM_TICKET = sqlStatement<{ projectId: string; ticketHash: string }, TicketRow>(
   'events.redeem-ticket',
   `DELETE FROM event_tickets t WHERE t.ticket_hash = $ticketHash AND t.project_id = $projectId
    RETURNING t.account_id, t.token_hash, t.expires_at > now() AS valid`,
@@ -76,10 +79,7 @@ const REDEEM_TICKET = sqlStatement<
 
 // What a HEAD of the stream asks of its ticket: the same answer as REDEEM_TICKET, the ticket left
 // unused (a HEAD changes nothing).
-const TICKET_HOLDER = sqlStatement<
-  { projectId: string; ticketHash: string },
-  { account_id: string; token_hash: string; valid: boolean }
->(
+const TICKET_HOLDER = sqlStatement<{ projectId: string; ticketHash: string }, TicketRow>(
   'events.ticket-holder',
   `SELECT t.account_id, t.token_hash, t.expires_at > now() AS valid
    FROM event_tickets t WHERE t.ticket_hash = $ticketHash AND t.project_id = $projectId`,
@@ -189,8 +189,7 @@ export class EventsRepository {
     projectId: string,
     ticketHash: string,
   ): Promise<StreamSession | undefined> {
-    const row = await db.row(REDEEM_TICKET, { projectId, ticketHash });
-    return row?.valid ? { accountId: row.account_id, tokenHash: row.token_hash } : undefined;
+    return holderOf(await db.row(REDEEM_TICKET, { projectId, ticketHash }));
   }
 
   /** As redeemTicket, the ticket left unused. */
@@ -199,8 +198,7 @@ export class EventsRepository {
     projectId: string,
     ticketHash: string,
   ): Promise<StreamSession | undefined> {
-    const row = await db.row(TICKET_HOLDER, { projectId, ticketHash });
-    return row?.valid ? { accountId: row.account_id, tokenHash: row.token_hash } : undefined;
+    return holderOf(await db.row(TICKET_HOLDER, { projectId, ticketHash }));
   }
 
   /**
