@@ -66,6 +66,19 @@ WHERE
   p.id = $4
   AND p.owner_id = $5;
 
+-- history.past-revision
+-- parameters: $1 revision, $2 kept, $3 projectId, $4 accountId
+SELECT
+  h.revision
+FROM
+  projects p
+  LEFT JOIN revisions h ON h.project_id = p.id
+  AND h.revision = $1::int
+  AND h.revision > p.revision - $2::int
+WHERE
+  p.id = $3
+  AND p.owner_id = $4;
+
 -- history.past-state
 -- parameters: $1 projectId, $2 revision, $3 kept, $4 accountId
 WITH

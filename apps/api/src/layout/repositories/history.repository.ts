@@ -1,15 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import { type SqlSession } from '../../database/sql-session';
-import { sqlStatement } from '../../database/sql-statement';
+import { checkStatement, sqlStatement } from '../../database/sql-statement';
 import { type Pending, type Round } from '../../database/unit-of-work';
 import { type ProjectScope } from '../layout.scopes';
 import { type RevisionPageIdentity } from '../layout.tags';
-import { PAST_DOCUMENT, RESTORE, REVISION_PAGE, type RestoreParams } from './sql/history.sql';
+import { DocumentCache } from './document-cache';
+import {
+  PAST_DOCUMENT,
+  PAST_REVISION,
+  RESTORE,
+  REVISION_PAGE,
+  type RestoreParams,
+} from './sql/history.sql';
 
 const PAST_STATE = sqlStatement<
   ProjectScope & { revision: number; kept: number },
   { revision: number | null; json: string | null }
 >('history.past-state', PAST_DOCUMENT);
+
+const PAST_REVISION_KEPT = checkStatement<
+  ProjectScope & { revision: number; kept: number },
+  { revision: number | null }
+>('history.past-revision', PAST_REVISION);
 
 const PAGE = sqlStatement<
   ProjectScope & { before: number | null; limit: number; kept: number },
@@ -27,11 +39,24 @@ export interface RevisionPage {
 
 /** A past state: undefined when the project is not the caller's, `json` null when not kept. */
 export interface PastState {
-  json: string | null;
+  /** As PostgreSQL built it, or the bytes this instance kept of an earlier build. */
+  json: string | Buffer | null;
 }
+
+/**
+ * Whether a past state can be read: undefined when the project is not the caller's, false when
+ * the revision is not kept (pruned, or not made yet).
+ */
+export type PastRevision = boolean | undefined;
 
 @Injectable()
 export class HistoryRepository {
+  /**
+   * Past states are the one kind of document a revision makes immutable: once built, one is
+   * served again for as long as its revision is kept (checked at each read).
+   */
+  constructor(private readonly documents?: DocumentCache) {}
+
   /** A page of the project's kept revisions; undefined when it is not the caller's. */
   async page(
     db: SqlSession,
@@ -47,15 +72,40 @@ export class HistoryRepository {
     };
   }
 
-  /** The whole project as it was right after `revision`, while that is kept. */
+  /** Whether the project is the caller's and keeps `revision`: one small indexed statement. */
+  async pastRevision(
+    db: SqlSession,
+    scope: ProjectScope,
+    revision: number,
+    kept: number,
+  ): Promise<PastRevision> {
+    const row = await db.check(PAST_REVISION_KEPT, { ...scope, revision, kept });
+    return row && row.revision !== null;
+  }
+
+  /**
+   * The whole project as it was right after `revision`, while that is kept: built once by this
+   * instance, then the bytes it kept, behind the check that the revision is still kept (and
+   * that the caller owns the project: the account is no part of what names the document).
+   */
   async pastState(
     db: SqlSession,
     scope: ProjectScope,
     revision: number,
     kept: number,
   ): Promise<PastState | undefined> {
+    const resource = `${PAST_STATE.name} ${scope.projectId} ${revision}`;
+    const built = this.documents?.find(resource, revision);
+    if (built !== undefined) {
+      const readable = await this.pastRevision(db, scope, revision, kept);
+      if (readable !== true) return readable === undefined ? undefined : { json: null };
+      await db.admitKept(built.length);
+      return { json: built };
+    }
     const row = await db.row(PAST_STATE, { ...scope, revision, kept });
-    return row && { json: row.json };
+    if (!row) return undefined;
+    if (row.json === null) return { json: null };
+    return { json: this.documents?.keep(resource, revision, row.json) ?? row.json };
   }
 
   /**

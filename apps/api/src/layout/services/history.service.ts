@@ -74,18 +74,26 @@ export class HistoryService {
 
   /**
    * The project as it was right after `revision`, with that revision's tag: the very tag its
-   * current read had then (so a client's cached copy of that revision stays valid).
+   * current read had then (so a client's cached copy of that revision stays valid). That state
+   * never changes while it is kept, so a client naming its tag gets 304 from the small check
+   * that it is still kept, without the state being built.
    */
   async pastState(
     scope: ProjectScope,
     revision: number,
     conditions: RequestConditions,
   ): Promise<Representation<ProjectResponse>> {
+    const etag = nodeTag(revision);
+    if (conditions.isNotModified(etag)) {
+      const readable =
+        (await this.history.pastRevision(this.db, scope, revision, this.kept)) ??
+        notFound('Project');
+      if (!readable) notFound('Revision');
+      return Representation.notModified(etag);
+    }
     const found =
       (await this.history.pastState(this.db, scope, revision, this.kept)) ?? notFound('Project');
     if (found.json === null) notFound('Revision');
-    const etag = nodeTag(revision);
-    if (conditions.isNotModified(etag)) return Representation.notModified(etag);
     return Representation.of(new SerializedJson<ProjectResponse>(found.json), { etag });
   }
 

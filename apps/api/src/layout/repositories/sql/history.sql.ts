@@ -60,6 +60,16 @@ FROM projects p
 WHERE p.id = $projectId AND p.owner_id = $accountId`;
 
 /**
+ * Whether the project is the caller's (a row) and keeps `$revision` (its number, else null):
+ * all a past state's tag needs, as that state never changes while it is kept.
+ */
+export const PAST_REVISION = `SELECT h.revision
+FROM projects p
+  LEFT JOIN revisions h ON h.project_id = p.id AND h.revision = $revision::int
+    AND ${KEPT_BY('p', 'h')}
+WHERE p.id = $projectId AND p.owner_id = $accountId`;
+
+/**
  * A page of the project's kept revisions, newest first, older than `$before` (null: from the
  * newest): one range scan of the primary key, at most `$limit` + 1 entries (the extra one only
  * says that a next page exists).
