@@ -32,17 +32,19 @@ export function compressTaggedAnswersOnce(fastify: FastifyInstance, threshold: n
   const cache = new SizedLru<Buffer>(CACHE_BYTES, (_key, body) => body.length);
   // A callback hook, not an async one: most answers pass untouched, without a promise each.
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    const key = keyOf(request, reply, payload, threshold);
+    if (!isTaggedDocument(reply, payload, threshold)) {
+      done(null, payload);
+      return;
+    }
+    // Sent in any encoding, identity included: which one depends on the request's header.
+    varyOnEncoding(reply);
+    const key = keyOf(request, reply);
     if (key === undefined) {
       done(null, payload);
       return;
     }
     const send = (body: Buffer) => {
-      const vary = reply.getHeader('vary');
-      void reply
-        .header('content-encoding', key.encoding)
-        .header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding')
-        .removeHeader('content-length');
+      void reply.header('content-encoding', key.encoding).removeHeader('content-length');
       done(null, body);
     };
     const kept = cache.get(key.name);
@@ -57,22 +59,34 @@ export function compressTaggedAnswersOnce(fastify: FastifyInstance, threshold: n
   });
 }
 
-/** The cache key of an answer this compresses, with its encoding; undefined for the others. */
+/** A 200 with a strong ETag, large enough to compress: what this compresses once per tag. */
+function isTaggedDocument(reply: FastifyReply, payload: unknown, threshold: number): boolean {
+  // The document's text, or its bytes when a read served them from those it keeps.
+  const length = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload.length : 0;
+  const etag = reply.getHeader('etag');
+  return (
+    length >= threshold &&
+    reply.statusCode === 200 &&
+    typeof etag === 'string' &&
+    !etag.startsWith('W/')
+  );
+}
+
+function varyOnEncoding(reply: FastifyReply): void {
+  const vary = reply.getHeader('vary');
+  const present = typeof vary === 'string' ? vary.toLowerCase().split(/\s*,\s*/) : [];
+  if (present.includes('accept-encoding')) return;
+  void reply.header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding');
+}
+
+/** The cache key of a tagged document (see isTaggedDocument) and the encoding it is sent in. */
 function keyOf(
   request: FastifyRequest,
   reply: FastifyReply,
-  payload: unknown,
-  threshold: number,
 ): { name: string; encoding: 'br' | 'gzip' } | undefined {
-  // The document's text, or its bytes when a read served them from those it keeps.
-  const length = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload.length : 0;
-  if (length < threshold || reply.statusCode !== 200) return undefined;
-  const etag = reply.getHeader('etag');
   const accepted = request.headers['accept-encoding'];
-  if (typeof etag !== 'string' || etag.startsWith('W/') || typeof accepted !== 'string') {
-    return undefined;
-  }
+  if (typeof accepted !== 'string') return undefined;
   const encoding = negotiate(accepted.toLowerCase(), ENCODINGS);
   if (encoding !== 'br' && encoding !== 'gzip') return undefined;
-  return { name: `${encoding} ${etag} ${request.url}`, encoding };
+  return { name: `${encoding} ${String(reply.getHeader('etag'))} ${request.url}`, encoding };
 }
