@@ -213,6 +213,21 @@ describe('protocol', () => {
       );
     });
 
+    it('allows Last-Event-ID, so that a script resumes a project’s event stream itself', async () => {
+      const response = await api.request('OPTIONS', `${layout.project}/events`, {
+        headers: {
+          origin: 'https://editor.example.com',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'authorization,last-event-id',
+        },
+      });
+      expect(response.status).toBeLessThan(300);
+      const allowed = String(response.headers['access-control-allow-headers']).toLowerCase();
+      expect(allowed.split(/\s*,\s*/)).toEqual(
+        expect.arrayContaining(['authorization', 'last-event-id']),
+      );
+    });
+
     it('exposes Location to scripts', async () => {
       const response = await api.post(
         layout.contents,

@@ -104,6 +104,8 @@ export async function createApp(
         'Idempotency-Key',
         'If-Match',
         'If-None-Match',
+        // A stream resumed by a script's own fetch (EventSource sends it as the browser's).
+        'Last-Event-ID',
         'X-Request-Id',
       ],
       exposedHeaders: [
