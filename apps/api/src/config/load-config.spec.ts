@@ -38,7 +38,7 @@ describe('loadConfig', () => {
       readCacheBytes: 32 * 1024 * 1024,
       requireIfMatch: false,
       history: { revisions: 1000 },
-      events: { heartbeatMs: 15_000, maxUnsentBytes: 256 * 1024 },
+      events: { heartbeatMs: 10_000, maxUnsentBytes: 256 * 1024 },
     });
   });
 
@@ -127,6 +127,7 @@ describe('loadConfig', () => {
     ['DATABASE_POOL_SIZE', '0'],
     ['DATABASE_TIMEOUT_MS', '99'],
     ['EMBEDDED_PG_PORT', '0'],
+    ['EVENTS_HEARTBEAT_MS', '15000'],
   ])('refuses %s=%s (out of range)', (name, value) => {
     expect(problemsOf({ [name]: value }).problems).toEqual([
       expect.stringMatching(new RegExp(`^${name} `)),
