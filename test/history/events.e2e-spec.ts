@@ -449,4 +449,40 @@ describe('live changes of a revoked token', () => {
       for (const stream of [...revoked, kept]) stream.close();
     }
   });
+
+  it('keeps the streams of the token a password change was made with, on every instance', async () => {
+    const { token, username } = await apis[0].newAccount('password-changed');
+    const { project, contents } = await createLayout(apis[0], token);
+    const other = (await apis[0].post('/accounts/auth/token', { username, password })).body
+      .token as string;
+    const follow = (app: NestFastifyApplication, bearerToken: string) =>
+      openEventStream(`${baseUrl(app)}${project}/events`, {
+        authorization: `Bearer ${bearerToken}`,
+      });
+    const kept = [await follow(apps[0], token), await follow(apps[1], token)];
+    const revoked = await follow(apps[1], other);
+    const keptEnded = kept.map(() => false);
+    kept.forEach((stream, i) => void stream.ended.then(() => (keptEnded[i] = true)));
+    try {
+      const changed = await apis[1].put(
+        '/accounts/auth/me/password',
+        { currentPassword: password, newPassword: 'a brand new horse battery' },
+        { token },
+      );
+      expect(changed.status).toBe(204);
+      await revoked.ended;
+      expect([revoked.endedCleanly, revoked.comments.length]).toEqual([true, 0]);
+      // The token in use still writes, and its streams, which heard the revocation before this
+      // write's change (notices arrive in commit order), still follow.
+      const made = await apis[0].post(contents, { type: 'empty' }, { token });
+      expect(made.status).toBe(201);
+      const revision = Number(made.headers['project-revision']);
+      for (const stream of kept) {
+        await stream.waitFor((events) => changeRevisions(events).at(-1) === revision, 'the write');
+      }
+      expect(keptEnded).toEqual([false, false]);
+    } finally {
+      for (const stream of [...kept, revoked]) stream.close();
+    }
+  });
 });

@@ -3,6 +3,7 @@ import { DatabaseNotifications, type Unsubscribe } from '../database/notificatio
 import { type SignedInAccount } from './signed-in-account';
 import {
   readRevocation,
+  revokes,
   type RevocationNotice,
   type Revoked,
   TOKEN_REVOCATIONS_CHANNEL,
@@ -108,7 +109,9 @@ export class AccessTokenCache implements OnModuleInit, OnModuleDestroy {
       return;
     }
     for (const [tokenHash, entry] of this.entries) {
-      if (entry.account.id === revoked.accountId) this.entries.delete(tokenHash);
+      if (revokes(revoked, { accountId: entry.account.id, tokenHash })) {
+        this.entries.delete(tokenHash);
+      }
     }
   }
 

@@ -505,7 +505,10 @@ describe('AccountsService', () => {
       const [accountId, newHash, kept, notice] = repository.changePassword.mock.calls[0];
       expect([accountId, kept]).toEqual(['acc-1', TOKEN_HASH]);
       await expect(hasher.verify('a brand new password', newHash)).resolves.toBe(true);
-      expect(readRevocation(notice.payload)?.revoked).toEqual({ accountId: 'acc-1' });
+      expect(readRevocation(notice.payload)?.revoked).toEqual({
+        accountId: 'acc-1',
+        except: TOKEN_HASH,
+      });
     });
 
     it('refuses a wrong current password with WrongPasswordError, counted as a failed sign-in', async () => {

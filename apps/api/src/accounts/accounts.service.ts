@@ -160,7 +160,8 @@ export class AccountsService {
     }
     this.limiter.recordSuccess(attempt);
     const passwordHash = await this.hasher.hash(newPassword);
-    const changed = await this.revoke({ accountId: caller.id }, (notice) =>
+    const revoked = { accountId: caller.id, except: caller.token.hash };
+    const changed = await this.revoke(revoked, (notice) =>
       this.accounts.changePassword(caller.id, passwordHash, caller.token.hash, notice),
     );
     if (!changed.applied) throw tokenGone();

@@ -8,7 +8,11 @@ import {
 import { outsideAnyRequest } from '../../common/logging/request-context';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Database } from '../../database/database';
-import { readRevocation, TOKEN_REVOCATIONS_CHANNEL } from '../../common/auth/token-revocations';
+import {
+  readRevocation,
+  revokes,
+  TOKEN_REVOCATIONS_CHANNEL,
+} from '../../common/auth/token-revocations';
 import { DatabaseNotifications, type Unsubscribe } from '../../database/notifications';
 import { EventsRepository } from '../repositories/events.repository';
 import { type EventStream } from './event-stream';
@@ -139,10 +143,7 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
     const notice = readRevocation(payload);
     // Unreadable (a newer version's notice?): whatever it revoked must not stay open.
     const ends = (stream: EventStream) =>
-      notice === undefined ||
-      ('tokenHash' in notice.revoked
-        ? stream.owner.tokenHash === notice.revoked.tokenHash
-        : stream.owner.accountId === notice.revoked.accountId);
+      notice === undefined || revokes(notice.revoked, stream.owner);
     for (const stream of this.streams()) if (ends(stream)) stream.end();
   }
 
