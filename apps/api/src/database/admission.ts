@@ -91,7 +91,10 @@ export class Admission {
   /**
    * Admits an answer of `bytes` that was not built for it (kept from an earlier read): it needs
    * no connection, but a heavy one waits for its account's turn and budget as a heavy read
-   * does, and is charged.
+   * does, and is charged. Only the turn is refused past `waitMs` (another heavy read of the
+   * account is under way: that is a request too many at once); the budget is waited for,
+   * however long, as no deadline runs meanwhile. So an account that reads one request at a
+   * time is paced, never refused.
    */
   async admitKept(
     account: string,
@@ -100,7 +103,7 @@ export class Admission {
     abandoned?: AbortSignal,
   ): Promise<void> {
     this.seen(account);
-    const give = await this.heavyTurn(account, Date.now() + waitMs, abandoned);
+    const give = await this.heavyTurn(account, Date.now() + waitMs, abandoned, Infinity);
     this.charge(account, bytes);
     give();
   }
@@ -124,23 +127,24 @@ export class Admission {
 
   /**
    * The account's one heavy place, once its budget allows a heavy answer (only while others
-   * are active); refused past `until`.
+   * are active); refused past `until` for the place, past `paceUntil` for the budget.
    */
   private async heavyTurn(
     account: string,
     until: number,
     abandoned: AbortSignal | undefined,
+    paceUntil = until,
   ): Promise<() => void> {
     const give = await place(this.heavyPerAccount, account, until, abandoned);
     // Holding it, the account's other heavy reads wait in line: each sees what the one before
     // it was charged.
     const now = Date.now();
     const wait = this.othersActive(account, now) ? (this.heavyReadyAt.get(account) ?? 0) - now : 0;
-    if (wait > until - now) {
+    if (wait > paceUntil - now) {
       // Refused as when waiting for a place: after the wait, so that a client that does not
       // heed Retry-After gets a refusal per wait, not as many as it can send.
       give();
-      await sleep(until - now, abandoned);
+      await sleep(paceUntil - now, abandoned);
       throw new TooManyConcurrentRequestsError();
     }
     if (wait > 0) await sleep(wait, abandoned);
