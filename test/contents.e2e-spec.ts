@@ -297,4 +297,34 @@ describe('contents', () => {
     expect([moved.status, moved.body.type]).toEqual([404, '/problems/not-found']);
     expect((await api.get(path, { token })).status).toBe(200);
   });
+
+  it('answers 404 to a parent id of any wrong shape in a move’s or a copy’s body, 400 to a non-string', async () => {
+    const content = `${layout.contents}/${(await create({ type: 'empty' })).body._id}`;
+    const before = (await api.get(layout.project, { token })).body.revision as number;
+    const wrong = ['', 'x'.repeat(101), 'a\u0000b', `${'0'.repeat(36)}\n`, 'é'.repeat(40)];
+    const bodies = [
+      ...wrong.map((id) => [`${content}/move`, { columnId: id }] as const),
+      ...wrong.map((id) => [`${content}/duplicate`, { columnId: id }] as const),
+      ...wrong.map((id) => [`${layout.column}/move`, { rowId: id }] as const),
+      ...wrong.map((id) => [`${layout.row}/duplicate`, { blockId: id }] as const),
+    ];
+    for (const [url, body] of bodies) {
+      const answer = await api.post(url, body, { token });
+      expect({ url, body, status: answer.status, type: answer.body.type }).toEqual({
+        url,
+        body,
+        status: 404,
+        type: '/problems/not-found',
+      });
+    }
+    for (const columnId of [42, null, ['x'], { id: 'x' }]) {
+      const answer = await api.post(`${content}/move`, { columnId }, { token });
+      expect({ columnId, status: answer.status }).toEqual({ columnId, status: 400 });
+      expect(answer.body.errors).toEqual([
+        { pointer: '/columnId', detail: 'must be a string: the id of a resource' },
+      ]);
+    }
+    // Nothing moved or was copied.
+    expect((await api.get(layout.project, { token })).body.revision).toBe(before);
+  });
 });

@@ -1,7 +1,6 @@
 import { BodyMayBeOmitted } from '../validation/body-may-be-omitted';
-import { ID_MAX_LENGTH } from '../limits';
+import { IsIdString } from '../validation/is-id-string';
 import { IsPosition } from '../validation/is-position';
-import { IsStringOfLength } from '../validation/is-string-of-length';
 import { MayBeOmitted } from '../validation/may-be-omitted';
 
 /**
@@ -15,7 +14,7 @@ export class DuplicateColumnDto {
    * @example "0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a82"
    */
   @MayBeOmitted()
-  @IsStringOfLength(1, ID_MAX_LENGTH)
+  @IsIdString()
   rowId?: string;
 
   /**
