@@ -127,9 +127,19 @@ describe('history and undo', () => {
       `${contents}/${created.one.split('/').pop()}`,
     );
     expect(listed.at(-2)?.path).toBe(`${project}/blocks`);
+    // A create names the list it added to, a project's too.
+    expect(listed.at(-1)?.path).toBe('/projects');
     for (const entry of listed) {
       expect(new Date(entry.createdAt).toISOString()).toBe(entry.createdAt);
     }
+    // A copy's history starts with the duplicate, naming the project the request addressed.
+    const copy = ok(await api.post(`${project}/duplicate`, {}, { token }), 201).body as {
+      _id: string;
+    };
+    const copied = ok(await api.get(`/projects/${copy._id}/revisions`, { token })).body;
+    expect(copied).toEqual([
+      expect.objectContaining({ revision: 1, operation: 'project.duplicate', path: project }),
+    ]);
   });
 
   it('restores a past state as a new revision, ids and createdAt included', async () => {

@@ -10,7 +10,8 @@ WITH
       p.id,
       p.title,
       p.revision,
-      set_config('layout.operation', 'project.duplicate', true) AS operation
+      set_config('layout.operation', 'project.duplicate', true) AS operation,
+      set_config('layout.path', '/projects/' || p.id, true) AS path
     FROM
       projects p
     WHERE

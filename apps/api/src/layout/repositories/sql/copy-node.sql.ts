@@ -220,9 +220,11 @@ export const COPY_PROJECT = sqlStatement<
 >(
   'projects.copy',
   `WITH ${[
-    // The copy's first revision is recorded as a duplicate (see the migration `history`).
+    // The copy's first revision is recorded as a duplicate of the project the request named
+    // (see the migration `history`), as every revision names the node its request addressed.
     `source AS (SELECT p.id, p.title, p.revision,
-         set_config('layout.operation', 'project.duplicate', true) AS operation
+         set_config('layout.operation', 'project.duplicate', true) AS operation,
+         set_config('layout.path', '/projects/' || p.id, true) AS path
        FROM projects p WHERE p.id = $projectId AND p.owner_id = $accountId)`,
     `fits AS (
        SELECT (1 + ${levelAndDescendants('block')
