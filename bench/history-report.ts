@@ -139,10 +139,21 @@ export function renderHistory(results: RunResults): string[] {
             `${loaded.past.p50} / ${loaded.past.p99}`,
             `${loaded.past.non200} / ${loaded.past.errors}`,
           ],
+          [
+            `past states, first read (${lone.pastFirst.count} others, each once)`,
+            latency(lone.pastFirst),
+            String(lone.pastFirst.failures),
+            '–',
+            '–',
+            '–',
+          ],
           ['restore (undo / redo)', latency(restore), String(restore.failures), '–', '–', '–'],
         ],
       ),
       '',
+      `- A past state's first read builds it, and the instance serves it again from then on ` +
+        `(a past state never changes): first read ÷ current, p50 ` +
+        `${x(ratio(lone.pastFirst.p50, lone.current.p50))}.`,
       `- Past ÷ current, one at a time: p50 ${x(ratio(lone.past.p50, lone.current.p50))}, p99 ` +
         `${x(ratio(lone.past.p99, lone.current.p99))}; under load the past state is read at ` +
         `${x(ratio(loaded.past.rps, loaded.current.rps))} the current read’s rate.`,

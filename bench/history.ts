@@ -86,8 +86,11 @@ export interface HistoryReadsResult {
   /** The copy's revision when read, and the past revision read. */
   current: number;
   past: number;
-  /** One request at a time, current and past in turn. */
-  lone: { current: LatencySummary; past: LatencySummary };
+  /**
+   * One request at a time, current and past in turn; then each other past state of the
+   * updates once, its first read (built, where the others are served again as kept).
+   */
+  lone: { current: LatencySummary; past: LatencySummary; pastFirst: LatencySummary };
   /** Under load (autocannon, the bench's connections), slices taken in turn. */
   loaded: { connections: number; seconds: number; current: LoadedRead; past: LoadedRead };
   /** Restores one at a time, with If-Match, alternately to two revisions one update apart. */
@@ -486,12 +489,23 @@ export async function measureHistoryReads(
       if (i >= 10) lone[kind].push(read.ms);
     }
   }
+  // The first read of a past state builds it; every later one serves what this built.
+  const firstReads: number[] = [];
+  let firstFailed = 0;
+  for (let revision = current - HISTORY_UPDATES + 1; revision < current; revision++) {
+    if (revision === past) continue;
+    const read = await timedGet(url, `/projects/${copy}/revisions/${revision}`, token);
+    if (read.status === 200) firstReads.push(read.ms);
+    else firstFailed++;
+  }
   const loneResult = {
     current: summarize(lone.current, failed.current),
     past: summarize(lone.past, failed.past),
+    pastFirst: summarize(firstReads, firstFailed),
   };
   log(
-    `  one at a time: current p50 ${loneResult.current.p50} ms, past p50 ${loneResult.past.p50} ms`,
+    `  one at a time: current p50 ${loneResult.current.p50} ms, past p50 ${loneResult.past.p50} ms, ` +
+      `a past state's first read p50 ${loneResult.pastFirst.p50} ms`,
   );
 
   // Under load: a warm-up of each, then two slices of each in turn.
