@@ -1,4 +1,4 @@
-// The public surface of @layout/contracts: request DTOs with their rules, response shapes,
+// The public surface of @proposal-layout/contracts: request DTOs with their rules, response shapes,
 // problem types and the validation entry points shared by the server and browser apps.
 
 export * from './limits';
