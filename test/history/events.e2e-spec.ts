@@ -406,7 +406,7 @@ describe('live changes', () => {
   });
 });
 
-/** A revocation ends its streams as it commits: not at the next keep-alive (15 s here). */
+/** A revocation ends its streams as it commits: not at the next keep-alive (10 s here). */
 describe('live changes of a revoked token', () => {
   let apps: NestFastifyApplication[];
   let apis: Api[];
@@ -418,8 +418,9 @@ describe('live changes of a revoked token', () => {
   });
   afterAll(() => Promise.all(apps.map((app) => app.close())));
 
-  it('ends them on every instance, by token and for the whole account, before any keep-alive', async () => {
-    const { token, username } = await apis[0].newAccount('revoked');
+  /** A new account with a project and a second token, and a way to follow that project. */
+  async function twoTokensOnOneProject(prefix: string) {
+    const { token, username } = await apis[0].newAccount(prefix);
     const { project, contents } = await createLayout(apis[0], token);
     const second = (await apis[0].post('/accounts/auth/token', { username, password })).body
       .token as string;
@@ -427,6 +428,11 @@ describe('live changes of a revoked token', () => {
       openEventStream(`${baseUrl(app)}${project}/events`, {
         authorization: `Bearer ${bearerToken}`,
       });
+    return { token, second, contents, follow };
+  }
+
+  it('ends them on every instance, by token and for the whole account, before any keep-alive', async () => {
+    const { token, second, contents, follow } = await twoTokensOnOneProject('revoked');
     const revoked = [await follow(apps[0], token), await follow(apps[1], token)];
     const kept = await follow(apps[1], second);
     try {
@@ -451,14 +457,12 @@ describe('live changes of a revoked token', () => {
   });
 
   it('keeps the streams of the token a password change was made with, on every instance', async () => {
-    const { token, username } = await apis[0].newAccount('password-changed');
-    const { project, contents } = await createLayout(apis[0], token);
-    const other = (await apis[0].post('/accounts/auth/token', { username, password })).body
-      .token as string;
-    const follow = (app: NestFastifyApplication, bearerToken: string) =>
-      openEventStream(`${baseUrl(app)}${project}/events`, {
-        authorization: `Bearer ${bearerToken}`,
-      });
+    const {
+      token,
+      second: other,
+      contents,
+      follow,
+    } = await twoTokensOnOneProject('password-changed');
     const kept = [await follow(apps[0], token), await follow(apps[1], token)];
     const revoked = await follow(apps[1], other);
     const keptEnded = kept.map(() => false);
