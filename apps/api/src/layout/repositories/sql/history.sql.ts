@@ -26,6 +26,15 @@ export const STATE_AT = `node_versions v WHERE v.project_id = $projectId
 export const KEPT_BY = (p: string, h: string) => `${h}.revision > ${p}.revision - $kept::int`;
 
 /**
+ * The caller's project `p` (no row when it is not the caller's) and `h`, its revision
+ * `$revision` while that is kept (nulls when it is not).
+ */
+const KEPT_REVISION = `FROM projects p
+  LEFT JOIN revisions h ON h.project_id = p.id AND h.revision = $revision::int
+    AND ${KEPT_BY('p', 'h')}
+WHERE p.id = $projectId AND p.owner_id = $accountId`;
+
+/**
  * The project's document at revision `$revision`, built from its versions by the builders of
  * the current documents (documents.sql.ts), so that a past state reads exactly as the answer
  * it was: each list grouped by parent once, bottom up, not looked up per node. Each level is
@@ -54,20 +63,14 @@ SELECT h.revision,
     'revision', h.revision, 'createdAt', ${iso('p.created_at')},
     'updatedAt', ${iso('h.created_at')},
     'blocks', COALESCE((SELECT b.list FROM blocks_of b), '[]'))::text END AS json
-FROM projects p
-  LEFT JOIN revisions h ON h.project_id = p.id AND h.revision = $revision::int
-    AND ${KEPT_BY('p', 'h')}
-WHERE p.id = $projectId AND p.owner_id = $accountId`;
+${KEPT_REVISION}`;
 
 /**
  * Whether the project is the caller's (a row) and keeps `$revision` (its number, else null):
  * all a past state's tag needs, as that state never changes while it is kept.
  */
 export const PAST_REVISION = `SELECT h.revision
-FROM projects p
-  LEFT JOIN revisions h ON h.project_id = p.id AND h.revision = $revision::int
-    AND ${KEPT_BY('p', 'h')}
-WHERE p.id = $projectId AND p.owner_id = $accountId`;
+${KEPT_REVISION}`;
 
 /**
  * A page of the project's kept revisions, newest first, older than `$before` (null: from the
