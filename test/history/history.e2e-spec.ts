@@ -315,7 +315,7 @@ describe('history and undo', () => {
     const columns = column.slice(0, column.lastIndexOf('/'));
     const tagsOf = async () =>
       Promise.all(
-        [tree.blocks[0], tree.rows[0][0], column, columns].map(
+        [tree.blocks[0], tree.rows[0][0], column, columns, `${tree.project}/blocks`].map(
           async (path) => ok(await api.get(path, { token })).headers.etag,
         ),
       );
@@ -325,6 +325,70 @@ describe('history and undo', () => {
     ok(await api.post(`${tree.project}/revisions/${at}/restore`, undefined, { token }));
     expect(await tagsOf()).toEqual(before);
     // What the limits count (children and their bytes) is what the tree holds.
+    expect((await checkTreeAccounts(tree.projectId)).mismatches).toEqual([]);
+  });
+
+  it('changes the tag of no node or list that a restore leaves as it was, lists put back in order included', async () => {
+    const tree = await buildTree(api, token, { blocks: 2, rows: 2, columns: [6, 6], contents: 2 });
+    const rows = tree.rows.flat();
+    const columns = tree.columns.flat(2);
+    const paths = [
+      ...tree.blocks,
+      ...rows,
+      ...columns,
+      ...tree.contents.flat(3),
+      `${tree.project}/blocks`,
+      ...tree.blocks.map((block) => `${block}/rows`),
+      ...rows.map((row) => `${row}/columns`),
+      ...columns.map((column) => `${column}/contents`),
+    ];
+    const read = async () =>
+      Promise.all(
+        paths.map(async (path) => {
+          const answer = ok(await api.get(path, { token }));
+          return { path, etag: answer.headers.etag as string, text: answer.text };
+        }),
+      );
+    const at = ok(await api.get(tree.project, { token })).body.revision as number;
+    // What the restore undoes: a title; two contents and two rows, each pair put back in its
+    // order by two moves to the top (new sort keys, the same lists); one content edited.
+    const [first, second] = tree.contents[0][0][0];
+    const [upper, lower] = tree.rows[1];
+    const edited = tree.contents[1][0][1][1];
+    ok(await api.put(tree.project, { title: 'Renamed' }, { token }));
+    for (const node of [second, first, lower, upper]) {
+      ok(await api.post(`${node}/move`, { position: 0 }, { token }));
+    }
+    ok(await api.put(edited, { type: 'quote' }, { token }));
+    const before = await read();
+
+    const restored = ok(
+      await api.post(`${tree.project}/revisions/${at}/restore`, undefined, { token }),
+    );
+    const after = await read();
+    const revision = restored.body.revision as number;
+    const wrong = after.filter(
+      (now, i) => (now.text === before[i].text) !== (now.etag === before[i].etag),
+    );
+    expect(wrong.map(({ path }) => path)).toEqual([]);
+    // What differs is the edited content and what holds it, each now tagged with the restore.
+    const changed = after.filter((now, i) => now.text !== before[i].text).map(({ path }) => path);
+    const column = tree.columns[1][0][1];
+    expect(changed.sort()).toEqual(
+      [
+        edited,
+        column,
+        tree.rows[1][0],
+        tree.blocks[1],
+        `${column}/contents`,
+        `${tree.rows[1][0]}/columns`,
+        `${tree.blocks[1]}/rows`,
+        `${tree.project}/blocks`,
+      ].sort(),
+    );
+    for (const { path, etag } of after.filter(({ path }) => changed.includes(path))) {
+      expect({ path, etag }).toEqual({ path, etag: expect.stringMatching(`^"[lr]${revision}"$`) });
+    }
     expect((await checkTreeAccounts(tree.projectId)).mismatches).toEqual([]);
   });
 

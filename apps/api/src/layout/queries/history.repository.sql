@@ -220,7 +220,7 @@ INSERT INTO
 SELECT
   v.id,
   $1,
-  v.sort_key,
+  COALESCE(k.sort_key, v.sort_key),
   v.description,
   v.style,
   v.created_at,
@@ -228,27 +228,78 @@ SELECT
   NULLIF(current_setting('layout.revision', true), '')::int,
   NULLIF(current_setting('layout.revision', true), '')::int
 FROM
-  node_versions v
-WHERE
-  v.project_id = $1
-  AND v.from_revision <= $2::int
-  AND (
-    v.to_revision IS NULL
-    OR v.to_revision > $2::int
-  )
-  AND v.level = 'block'
-  AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
-  AND EXISTS (
+  (
     SELECT
-      1
+      v.*
     FROM
-      projects p
-      JOIN revisions h ON h.project_id = p.id
-      AND h.revision = $2::int
+      node_versions v
     WHERE
-      p.id = $1
-      AND h.revision > p.revision - $3::int
-  )
+      v.project_id = $1
+      AND v.from_revision <= $2::int
+      AND (
+        v.to_revision IS NULL
+        OR v.to_revision > $2::int
+      )
+      AND v.level = 'block'
+      AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
+      AND EXISTS (
+        SELECT
+          1
+        FROM
+          projects p
+          JOIN revisions h ON h.project_id = p.id
+          AND h.revision = $2::int
+        WHERE
+          p.id = $1
+          AND h.revision > p.revision - $3::int
+      )
+  ) v
+  LEFT JOIN (
+    SELECT
+      n.id,
+      n.sort_key
+    FROM
+      (
+        SELECT
+          s.id,
+          x.sort_key,
+          array_agg(s.id) OVER (
+            PARTITION BY
+              s.parent_id
+            ORDER BY
+              s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+              AND UNBOUNDED FOLLOWING
+          ) AS was,
+          array_agg(x.id) OVER (
+            PARTITION BY
+              s.parent_id
+            ORDER BY
+              x.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+              AND UNBOUNDED FOLLOWING
+          ) AS now
+        FROM
+          (
+            SELECT
+              v.id,
+              v.parent_id,
+              v.sort_key
+            FROM
+              node_versions v
+            WHERE
+              v.project_id = $1
+              AND v.from_revision <= $2::int
+              AND (
+                v.to_revision IS NULL
+                OR v.to_revision > $2::int
+              )
+              AND v.level = 'block'
+          ) s
+          LEFT JOIN blocks x ON x.project_id = $1
+          AND x.id = s.id
+      ) n
+    WHERE
+      n.was = n.now
+  ) k ON k.id = v.id
 ON CONFLICT (project_id, id) DO UPDATE
 SET
   sort_key = EXCLUDED.sort_key,
@@ -274,32 +325,84 @@ SELECT
   v.id,
   $1,
   v.parent_id,
-  v.sort_key,
+  COALESCE(k.sort_key, v.sort_key),
   v.size,
   NULLIF(current_setting('layout.revision', true), '')::int,
   NULLIF(current_setting('layout.revision', true), '')::int
 FROM
-  node_versions v
-WHERE
-  v.project_id = $1
-  AND v.from_revision <= $2::int
-  AND (
-    v.to_revision IS NULL
-    OR v.to_revision > $2::int
-  )
-  AND v.level = 'column'
-  AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
-  AND EXISTS (
+  (
     SELECT
-      1
+      v.*
     FROM
-      projects p
-      JOIN revisions h ON h.project_id = p.id
-      AND h.revision = $2::int
+      node_versions v
     WHERE
-      p.id = $1
-      AND h.revision > p.revision - $3::int
-  )
+      v.project_id = $1
+      AND v.from_revision <= $2::int
+      AND (
+        v.to_revision IS NULL
+        OR v.to_revision > $2::int
+      )
+      AND v.level = 'column'
+      AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
+      AND EXISTS (
+        SELECT
+          1
+        FROM
+          projects p
+          JOIN revisions h ON h.project_id = p.id
+          AND h.revision = $2::int
+        WHERE
+          p.id = $1
+          AND h.revision > p.revision - $3::int
+      )
+  ) v
+  LEFT JOIN (
+    SELECT
+      n.id,
+      n.sort_key
+    FROM
+      (
+        SELECT
+          s.id,
+          x.sort_key,
+          array_agg(s.id) OVER (
+            PARTITION BY
+              s.parent_id
+            ORDER BY
+              s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+              AND UNBOUNDED FOLLOWING
+          ) AS was,
+          array_agg(x.id) OVER (
+            PARTITION BY
+              s.parent_id
+            ORDER BY
+              x.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+              AND UNBOUNDED FOLLOWING
+          ) AS now
+        FROM
+          (
+            SELECT
+              v.id,
+              v.parent_id,
+              v.sort_key
+            FROM
+              node_versions v
+            WHERE
+              v.project_id = $1
+              AND v.from_revision <= $2::int
+              AND (
+                v.to_revision IS NULL
+                OR v.to_revision > $2::int
+              )
+              AND v.level = 'column'
+          ) s
+          LEFT JOIN columns x ON x.project_id = $1
+          AND x.id = s.id
+          AND x.row_id = s.parent_id
+      ) n
+    WHERE
+      n.was = n.now
+  ) k ON k.id = v.id
 ON CONFLICT (project_id, id) DO UPDATE
 SET
   row_id = EXCLUDED.row_id,
@@ -317,33 +420,85 @@ SELECT
   v.id,
   $1,
   v.parent_id,
-  v.sort_key,
+  COALESCE(k.sort_key, v.sort_key),
   v.type,
   v.style,
   v.data,
   NULLIF(current_setting('layout.revision', true), '')::int
 FROM
-  node_versions v
-WHERE
-  v.project_id = $1
-  AND v.from_revision <= $2::int
-  AND (
-    v.to_revision IS NULL
-    OR v.to_revision > $2::int
-  )
-  AND v.level = 'content'
-  AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
-  AND EXISTS (
+  (
     SELECT
-      1
+      v.*
     FROM
-      projects p
-      JOIN revisions h ON h.project_id = p.id
-      AND h.revision = $2::int
+      node_versions v
     WHERE
-      p.id = $1
-      AND h.revision > p.revision - $3::int
-  )
+      v.project_id = $1
+      AND v.from_revision <= $2::int
+      AND (
+        v.to_revision IS NULL
+        OR v.to_revision > $2::int
+      )
+      AND v.level = 'content'
+      AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
+      AND EXISTS (
+        SELECT
+          1
+        FROM
+          projects p
+          JOIN revisions h ON h.project_id = p.id
+          AND h.revision = $2::int
+        WHERE
+          p.id = $1
+          AND h.revision > p.revision - $3::int
+      )
+  ) v
+  LEFT JOIN (
+    SELECT
+      n.id,
+      n.sort_key
+    FROM
+      (
+        SELECT
+          s.id,
+          x.sort_key,
+          array_agg(s.id) OVER (
+            PARTITION BY
+              s.parent_id
+            ORDER BY
+              s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+              AND UNBOUNDED FOLLOWING
+          ) AS was,
+          array_agg(x.id) OVER (
+            PARTITION BY
+              s.parent_id
+            ORDER BY
+              x.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+              AND UNBOUNDED FOLLOWING
+          ) AS now
+        FROM
+          (
+            SELECT
+              v.id,
+              v.parent_id,
+              v.sort_key
+            FROM
+              node_versions v
+            WHERE
+              v.project_id = $1
+              AND v.from_revision <= $2::int
+              AND (
+                v.to_revision IS NULL
+                OR v.to_revision > $2::int
+              )
+              AND v.level = 'content'
+          ) s
+          LEFT JOIN contents x ON x.project_id = $1
+          AND x.id = s.id
+          AND x.column_id = s.parent_id
+      ) n
+    WHERE
+      n.was = n.now
+  ) k ON k.id = v.id
 ON CONFLICT (project_id, id) DO UPDATE
 SET
   column_id = EXCLUDED.column_id,
@@ -368,7 +523,14 @@ SET
   child_count = s.n,
   children_bytes = s.bytes,
   revision = NULLIF(current_setting('layout.revision', true), '')::int,
-  list_revision = NULLIF(current_setting('layout.revision', true), '')::int
+  list_revision = CASE
+    WHEN (
+      s.child_changed
+      OR s.n <> s.child_count
+      OR s.bytes <> s.children_bytes
+    ) THEN NULLIF(current_setting('layout.revision', true), '')::int
+    ELSE x.list_revision
+  END
 FROM
   (
     SELECT
@@ -419,10 +581,12 @@ WHERE
       AND h.revision > p.revision - $3::int
   )
   AND (
-    s.child_changed
+    (
+      s.child_changed
+      OR s.n <> s.child_count
+      OR s.bytes <> s.children_bytes
+    )
     OR s.revision = NULLIF(current_setting('layout.revision', true), '')::int
-    OR s.n <> s.child_count
-    OR s.bytes <> s.children_bytes
   );
 
 -- history.restore-count-columns
@@ -432,7 +596,14 @@ SET
   child_count = s.n,
   children_bytes = s.bytes,
   revision = NULLIF(current_setting('layout.revision', true), '')::int,
-  list_revision = NULLIF(current_setting('layout.revision', true), '')::int
+  list_revision = CASE
+    WHEN (
+      s.child_changed
+      OR s.n <> s.child_count
+      OR s.bytes <> s.children_bytes
+    ) THEN NULLIF(current_setting('layout.revision', true), '')::int
+    ELSE x.list_revision
+  END
 FROM
   (
     SELECT
@@ -479,10 +650,12 @@ WHERE
       AND h.revision > p.revision - $3::int
   )
   AND (
-    s.child_changed
+    (
+      s.child_changed
+      OR s.n <> s.child_count
+      OR s.bytes <> s.children_bytes
+    )
     OR s.revision = NULLIF(current_setting('layout.revision', true), '')::int
-    OR s.n <> s.child_count
-    OR s.bytes <> s.children_bytes
   );
 
 -- history.restore-count-rows
@@ -492,7 +665,14 @@ SET
   child_count = s.n,
   children_bytes = s.bytes,
   revision = NULLIF(current_setting('layout.revision', true), '')::int,
-  list_revision = NULLIF(current_setting('layout.revision', true), '')::int
+  list_revision = CASE
+    WHEN (
+      s.child_changed
+      OR s.n <> s.child_count
+      OR s.bytes <> s.children_bytes
+    ) THEN NULLIF(current_setting('layout.revision', true), '')::int
+    ELSE x.list_revision
+  END
 FROM
   (
     SELECT
@@ -541,10 +721,12 @@ WHERE
       AND h.revision > p.revision - $3::int
   )
   AND (
-    s.child_changed
+    (
+      s.child_changed
+      OR s.n <> s.child_count
+      OR s.bytes <> s.children_bytes
+    )
     OR s.revision = NULLIF(current_setting('layout.revision', true), '')::int
-    OR s.n <> s.child_count
-    OR s.bytes <> s.children_bytes
   );
 
 -- history.restore-delete-blocks
@@ -716,7 +898,8 @@ WITH
           ),
           0
         ) + 2 * GREATEST(count(b.id) - 1, 0)
-      )::bigint AS bytes
+      )::bigint AS bytes,
+      COALESCE(bool_or(b.revision = NULLIF(current_setting('layout.revision', true), '')::int), false) AS child_changed
     FROM
       blocks b
     WHERE
@@ -729,8 +912,13 @@ WITH
       child_count = s.n,
       children_bytes = s.bytes,
       revision = NULLIF(current_setting('layout.revision', true), '')::int,
-      list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
-      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz,
+      list_revision = CASE
+        WHEN s.child_changed
+        OR s.n <> p.child_count
+        OR s.bytes <> p.children_bytes THEN NULLIF(current_setting('layout.revision', true), '')::int
+        ELSE p.list_revision
+      END
     FROM
       h,
       s
@@ -933,32 +1121,84 @@ SELECT
   v.id,
   $1,
   v.parent_id,
-  v.sort_key,
+  COALESCE(k.sort_key, v.sort_key),
   v.description,
   NULLIF(current_setting('layout.revision', true), '')::int,
   NULLIF(current_setting('layout.revision', true), '')::int
 FROM
-  node_versions v
-WHERE
-  v.project_id = $1
-  AND v.from_revision <= $2::int
-  AND (
-    v.to_revision IS NULL
-    OR v.to_revision > $2::int
-  )
-  AND v.level = 'row'
-  AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
-  AND EXISTS (
+  (
     SELECT
-      1
+      v.*
     FROM
-      projects p
-      JOIN revisions h ON h.project_id = p.id
-      AND h.revision = $2::int
+      node_versions v
     WHERE
-      p.id = $1
-      AND h.revision > p.revision - $3::int
-  )
+      v.project_id = $1
+      AND v.from_revision <= $2::int
+      AND (
+        v.to_revision IS NULL
+        OR v.to_revision > $2::int
+      )
+      AND v.level = 'row'
+      AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
+      AND EXISTS (
+        SELECT
+          1
+        FROM
+          projects p
+          JOIN revisions h ON h.project_id = p.id
+          AND h.revision = $2::int
+        WHERE
+          p.id = $1
+          AND h.revision > p.revision - $3::int
+      )
+  ) v
+  LEFT JOIN (
+    SELECT
+      n.id,
+      n.sort_key
+    FROM
+      (
+        SELECT
+          s.id,
+          x.sort_key,
+          array_agg(s.id) OVER (
+            PARTITION BY
+              s.parent_id
+            ORDER BY
+              s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+              AND UNBOUNDED FOLLOWING
+          ) AS was,
+          array_agg(x.id) OVER (
+            PARTITION BY
+              s.parent_id
+            ORDER BY
+              x.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+              AND UNBOUNDED FOLLOWING
+          ) AS now
+        FROM
+          (
+            SELECT
+              v.id,
+              v.parent_id,
+              v.sort_key
+            FROM
+              node_versions v
+            WHERE
+              v.project_id = $1
+              AND v.from_revision <= $2::int
+              AND (
+                v.to_revision IS NULL
+                OR v.to_revision > $2::int
+              )
+              AND v.level = 'row'
+          ) s
+          LEFT JOIN rows x ON x.project_id = $1
+          AND x.id = s.id
+          AND x.block_id = s.parent_id
+      ) n
+    WHERE
+      n.was = n.now
+  ) k ON k.id = v.id
 ON CONFLICT (project_id, id) DO UPDATE
 SET
   block_id = EXCLUDED.block_id,
@@ -1039,6 +1279,59 @@ WITH
         WHERE
           v.level = 'block'
           AND v.sort_key <> x.sort_key
+          AND NOT EXISTS (
+            SELECT
+              1
+            FROM
+              (
+                SELECT
+                  n.id,
+                  n.sort_key
+                FROM
+                  (
+                    SELECT
+                      s.id,
+                      x.sort_key,
+                      array_agg(s.id) OVER (
+                        PARTITION BY
+                          s.parent_id
+                        ORDER BY
+                          s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+                          AND UNBOUNDED FOLLOWING
+                      ) AS was,
+                      array_agg(x.id) OVER (
+                        PARTITION BY
+                          s.parent_id
+                        ORDER BY
+                          x.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+                          AND UNBOUNDED FOLLOWING
+                      ) AS now
+                    FROM
+                      (
+                        SELECT
+                          v.id,
+                          v.parent_id,
+                          v.sort_key
+                        FROM
+                          node_versions v
+                        WHERE
+                          v.project_id = $1
+                          AND v.from_revision <= $2::int
+                          AND (
+                            v.to_revision IS NULL
+                            OR v.to_revision > $2::int
+                          )
+                          AND v.level = 'block'
+                      ) s
+                      LEFT JOIN blocks x ON x.project_id = $1
+                      AND x.id = s.id
+                  ) n
+                WHERE
+                  n.was = n.now
+              ) k
+            WHERE
+              k.id = v.id
+          )
       ) aside
     WHERE
       x.id = aside.id
@@ -1088,6 +1381,60 @@ WITH
           AND (
             v.sort_key <> x.sort_key
             OR v.parent_id <> x.block_id
+          )
+          AND NOT EXISTS (
+            SELECT
+              1
+            FROM
+              (
+                SELECT
+                  n.id,
+                  n.sort_key
+                FROM
+                  (
+                    SELECT
+                      s.id,
+                      x.sort_key,
+                      array_agg(s.id) OVER (
+                        PARTITION BY
+                          s.parent_id
+                        ORDER BY
+                          s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+                          AND UNBOUNDED FOLLOWING
+                      ) AS was,
+                      array_agg(x.id) OVER (
+                        PARTITION BY
+                          s.parent_id
+                        ORDER BY
+                          x.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+                          AND UNBOUNDED FOLLOWING
+                      ) AS now
+                    FROM
+                      (
+                        SELECT
+                          v.id,
+                          v.parent_id,
+                          v.sort_key
+                        FROM
+                          node_versions v
+                        WHERE
+                          v.project_id = $1
+                          AND v.from_revision <= $2::int
+                          AND (
+                            v.to_revision IS NULL
+                            OR v.to_revision > $2::int
+                          )
+                          AND v.level = 'row'
+                      ) s
+                      LEFT JOIN rows x ON x.project_id = $1
+                      AND x.id = s.id
+                      AND x.block_id = s.parent_id
+                  ) n
+                WHERE
+                  n.was = n.now
+              ) k
+            WHERE
+              k.id = v.id
           )
       ) aside
     WHERE
@@ -1139,6 +1486,60 @@ WITH
             v.sort_key <> x.sort_key
             OR v.parent_id <> x.row_id
           )
+          AND NOT EXISTS (
+            SELECT
+              1
+            FROM
+              (
+                SELECT
+                  n.id,
+                  n.sort_key
+                FROM
+                  (
+                    SELECT
+                      s.id,
+                      x.sort_key,
+                      array_agg(s.id) OVER (
+                        PARTITION BY
+                          s.parent_id
+                        ORDER BY
+                          s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+                          AND UNBOUNDED FOLLOWING
+                      ) AS was,
+                      array_agg(x.id) OVER (
+                        PARTITION BY
+                          s.parent_id
+                        ORDER BY
+                          x.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+                          AND UNBOUNDED FOLLOWING
+                      ) AS now
+                    FROM
+                      (
+                        SELECT
+                          v.id,
+                          v.parent_id,
+                          v.sort_key
+                        FROM
+                          node_versions v
+                        WHERE
+                          v.project_id = $1
+                          AND v.from_revision <= $2::int
+                          AND (
+                            v.to_revision IS NULL
+                            OR v.to_revision > $2::int
+                          )
+                          AND v.level = 'column'
+                      ) s
+                      LEFT JOIN columns x ON x.project_id = $1
+                      AND x.id = s.id
+                      AND x.row_id = s.parent_id
+                  ) n
+                WHERE
+                  n.was = n.now
+              ) k
+            WHERE
+              k.id = v.id
+          )
       ) aside
     WHERE
       x.id = aside.id
@@ -1188,6 +1589,60 @@ WITH
           AND (
             v.sort_key <> x.sort_key
             OR v.parent_id <> x.column_id
+          )
+          AND NOT EXISTS (
+            SELECT
+              1
+            FROM
+              (
+                SELECT
+                  n.id,
+                  n.sort_key
+                FROM
+                  (
+                    SELECT
+                      s.id,
+                      x.sort_key,
+                      array_agg(s.id) OVER (
+                        PARTITION BY
+                          s.parent_id
+                        ORDER BY
+                          s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+                          AND UNBOUNDED FOLLOWING
+                      ) AS was,
+                      array_agg(x.id) OVER (
+                        PARTITION BY
+                          s.parent_id
+                        ORDER BY
+                          x.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+                          AND UNBOUNDED FOLLOWING
+                      ) AS now
+                    FROM
+                      (
+                        SELECT
+                          v.id,
+                          v.parent_id,
+                          v.sort_key
+                        FROM
+                          node_versions v
+                        WHERE
+                          v.project_id = $1
+                          AND v.from_revision <= $2::int
+                          AND (
+                            v.to_revision IS NULL
+                            OR v.to_revision > $2::int
+                          )
+                          AND v.level = 'content'
+                      ) s
+                      LEFT JOIN contents x ON x.project_id = $1
+                      AND x.id = s.id
+                      AND x.column_id = s.parent_id
+                  ) n
+                WHERE
+                  n.was = n.now
+              ) k
+            WHERE
+              k.id = v.id
           )
       ) aside
     WHERE

@@ -140,6 +140,27 @@ const parentOf = (level: ChildLevel) =>
   level === 'block' ? undefined : TREE_LEVELS[level].parentColumn;
 
 /**
+ * The state's nodes of `level` whose parent holds now the very children it held then, in the
+ * same order (its nodes that are not in the state aside, which go): they keep the keys they have
+ * now (alias `k`: id, sort_key). Keys only order a list, so a list that two moves put back in
+ * its order is as it was, and a restore leaves it and its nodes' tags alone.
+ */
+function keptKeys(level: ChildLevel): string {
+  const { table } = TREE_LEVELS[level];
+  const parent = parentOf(level);
+  const whole = 'ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING';
+  return `(SELECT n.id, n.sort_key FROM (
+      SELECT s.id, x.sort_key,
+        array_agg(s.id) OVER (PARTITION BY s.parent_id ORDER BY s.sort_key ${whole}) AS was,
+        array_agg(x.id) OVER (PARTITION BY s.parent_id ORDER BY x.sort_key ${whole}) AS now
+      FROM (SELECT v.id, v.parent_id, v.sort_key FROM ${STATE_AT} AND v.level = '${level}') s
+        LEFT JOIN ${table} x ON x.project_id = $projectId AND x.id = s.id${
+          parent ? ` AND x.${parent} = s.parent_id` : ''
+        }) n
+    WHERE n.was = n.now)`;
+}
+
+/**
  * Nodes whose place differs step aside: each takes a key above every key its table holds in the
  * project and every key of its level in the state, so that while the nodes are put back in
  * place (one statement, each row checked against the unique keys as it is written), no key of
@@ -162,13 +183,17 @@ const SHIFT = sqlStatement<RestoreParams, { shifted: string }>(
           CROSS JOIN (SELECT GREATEST(
             (SELECT max(t.sort_key) FROM ${table} t WHERE t.project_id = $projectId),
             (SELECT max(s.sort_key) FROM state s WHERE s.level = '${level}')) AS sort_key) above
-        WHERE v.level = '${level}' AND ${moved}) aside
+        WHERE v.level = '${level}' AND ${moved}
+          AND NOT EXISTS (SELECT 1 FROM ${keptKeys(level)} k WHERE k.id = v.id)) aside
       WHERE x.id = aside.id AND x.project_id = $projectId RETURNING x.id)`;
   }).join(',\n  ')}
   SELECT (${CHILD_LEVELS.map((l) => `(SELECT count(*) FROM shifted_${TREE_LEVELS[l].table})`).join(' + ')})::text AS shifted`,
 );
 
-/** Every node of `level` in the state: inserted when missing, updated where it differs. */
+/**
+ * Every node of `level` in the state: inserted when missing, updated where it differs (in a list
+ * whose order is as it was, keeping its key: keptKeys).
+ */
 function upsert(level: ChildLevel): SqlStatement<RestoreParams, never> {
   const { table } = TREE_LEVELS[level];
   const parent = parentOf(level);
@@ -180,7 +205,7 @@ function upsert(level: ChildLevel): SqlStatement<RestoreParams, never> {
     'v.id',
     '$projectId',
     ...(parent ? ['v.parent_id'] : []),
-    'v.sort_key',
+    'COALESCE(k.sort_key, v.sort_key)',
     ...columns.map((c) => `v.${c}`),
     ...lists.map(() => WRITE_REVISION),
   ];
@@ -188,7 +213,9 @@ function upsert(level: ChildLevel): SqlStatement<RestoreParams, never> {
   return sqlStatement(
     `history.restore-${table}`,
     `INSERT INTO ${table} AS x (${inserted.join(', ')})
-     SELECT ${values.join(', ')} FROM ${STATE_AT} AND v.level = '${level}' AND ${RESTORING}
+     SELECT ${values.join(', ')}
+     FROM (SELECT v.* FROM ${STATE_AT} AND v.level = '${level}' AND ${RESTORING}) v
+       LEFT JOIN ${keptKeys(level)} k ON k.id = v.id
      ON CONFLICT (project_id, id) DO UPDATE SET ${[...placed, 'revision'].map((c) => `${c} = EXCLUDED.${c}`).join(', ')}
      WHERE (${differs.map((c) => `x.${c}`).join(', ')})
        IS DISTINCT FROM (${differs.map((c) => `EXCLUDED.${c}`).join(', ')})`,
@@ -197,11 +224,15 @@ function upsert(level: ChildLevel): SqlStatement<RestoreParams, never> {
 
 const CHILD_OF = { column: 'content', row: 'column', block: 'row' } as const;
 
+/** Of a parent `s` recounted: its list of children changed (a child's tag moved, or one went). */
+const CHILDREN_CHANGED = `(s.child_changed OR s.n <> s.child_count OR s.bytes <> s.children_bytes)`;
+
 /**
  * The counts and bytes of every node of `level` worked out again from its children (a node
- * without any joins one row of nulls, whose bytes are not a child's); its tags move on where it
- * changed: its own members (it took the write's revision), its children's count or bytes, or
- * any child that took the write's revision.
+ * without any joins one row of nulls, whose bytes are not a child's). Its tag moves on where it
+ * changed: its own members or place (it took the write's revision) or its children (their
+ * count or bytes, or a child that took the write's revision); the tag of its list of children
+ * only with the children.
  */
 function recount(level: 'column' | 'row' | 'block'): SqlStatement<RestoreParams, never> {
   const { table } = TREE_LEVELS[level];
@@ -210,7 +241,8 @@ function recount(level: 'column' | 'row' | 'block'): SqlStatement<RestoreParams,
   return sqlStatement(
     `history.restore-count-${table}`,
     `UPDATE ${table} x SET child_count = s.n, children_bytes = s.bytes,
-       revision = ${WRITE_REVISION}, list_revision = ${WRITE_REVISION}
+       revision = ${WRITE_REVISION},
+       list_revision = CASE WHEN ${CHILDREN_CHANGED} THEN ${WRITE_REVISION} ELSE x.list_revision END
      FROM (SELECT y.id, y.revision, y.child_count, y.children_bytes, count(z.id)::int AS n,
          (COALESCE(sum(${nodeBytes[child]('z')}) FILTER (WHERE z.id IS NOT NULL), 0)
            + 2 * GREATEST(count(z.id) - 1, 0))::bigint AS bytes,
@@ -219,25 +251,28 @@ function recount(level: 'column' | 'row' | 'block'): SqlStatement<RestoreParams,
          ON z.project_id = $projectId AND z.${parentColumn} = y.id
        WHERE y.project_id = $projectId GROUP BY y.project_id, y.id) s
      WHERE x.id = s.id AND x.project_id = $projectId AND ${RESTORING}
-       AND (s.child_changed OR s.revision = ${WRITE_REVISION} OR s.n <> s.child_count
-         OR s.bytes <> s.children_bytes)`,
+       AND (${CHILDREN_CHANGED} OR s.revision = ${WRITE_REVISION})`,
   );
 }
 
 /**
  * Last, the project: its title then, its counts, the write's revision (which the history
- * records as a restore). No row when `$revision` is not kept.
+ * records as a restore; its list of blocks takes it only if the blocks changed). No row when
+ * `$revision` is not kept.
  */
 const RESTORE_PROJECT = sqlStatement<RestoreParams, { json: string; tree_bytes: string }>(
   'history.restore-project',
   `WITH h AS (SELECT h.title FROM revisions h
        WHERE h.project_id = $projectId AND h.revision = $revision::int),
      s AS (SELECT count(b.id)::int AS n,
-         (COALESCE(sum(${nodeBytes.block('b')}), 0) + 2 * GREATEST(count(b.id) - 1, 0))::bigint AS bytes
+         (COALESCE(sum(${nodeBytes.block('b')}), 0) + 2 * GREATEST(count(b.id) - 1, 0))::bigint AS bytes,
+         COALESCE(bool_or(b.revision = ${WRITE_REVISION}), false) AS child_changed
        FROM blocks b WHERE b.project_id = $projectId),
      touched_project AS (
        UPDATE projects p SET title = h.title, child_count = s.n, children_bytes = s.bytes,
-         revision = ${WRITE_REVISION}, list_revision = ${WRITE_REVISION}, updated_at = ${WRITE_TIME}
+         revision = ${WRITE_REVISION}, updated_at = ${WRITE_TIME},
+         list_revision = CASE WHEN s.child_changed OR s.n <> p.child_count
+           OR s.bytes <> p.children_bytes THEN ${WRITE_REVISION} ELSE p.list_revision END
        FROM h, s WHERE p.id = $projectId AND ${RESTORING}
        RETURNING p.id, p.revision, p.title, p.updated_at, (${projectJson('p')})::text AS json,
          ${projectBytes('p')} AS tree_bytes),
