@@ -13,10 +13,10 @@ export type ProblemLogLevel = 'info' | 'warn' | 'error';
 /**
  * How loud each problem is in the log, said once per kind (a new kind must decide):
  * - `error`: a fault of the service, which an operator must look into;
- * - `warn`: a refusal the contract documents, sent with `Retry-After` (a budget spent, the
- *   database unreachable or its connections taken, a commit whose outcome is unknown, the
- *   instance stopping): the service works as designed, and a run of them says something
- *   about the load or the database, not that something broke;
+ * - `warn`: a refusal the contract documents, sent with `Retry-After` (a budget spent, every
+ *   event stream of the account open, the database unreachable or its connections taken, a
+ *   commit whose outcome is unknown, the instance stopping): the service works as designed,
+ *   and a run of them says something about the load or the database, not that something broke;
  * - `info`: the client's own request was wrong, or is not allowed.
  */
 const LOG_LEVELS: Readonly<Record<ProblemKind, ProblemLogLevel>> = {
@@ -42,7 +42,7 @@ const LOG_LEVELS: Readonly<Record<ProblemKind, ProblemLogLevel>> = {
   unsupportedMediaType: 'info',
   requestTimeout: 'info',
   rateLimited: 'warn',
-  tooManyStreams: 'info',
+  tooManyStreams: 'warn',
   databaseUnavailable: 'warn',
   tooManyConcurrentRequests: 'warn',
   writeOutcomeUnknown: 'warn',
