@@ -1279,9 +1279,9 @@ WITH
         WHERE
           v.level = 'block'
           AND v.sort_key <> x.sort_key
-          AND NOT EXISTS (
+          AND v.id NOT IN (
             SELECT
-              1
+              k.id
             FROM
               (
                 SELECT
@@ -1329,8 +1329,6 @@ WITH
                 WHERE
                   n.was = n.now
               ) k
-            WHERE
-              k.id = v.id
           )
       ) aside
     WHERE
@@ -1382,9 +1380,9 @@ WITH
             v.sort_key <> x.sort_key
             OR v.parent_id <> x.block_id
           )
-          AND NOT EXISTS (
+          AND v.id NOT IN (
             SELECT
-              1
+              k.id
             FROM
               (
                 SELECT
@@ -1433,8 +1431,6 @@ WITH
                 WHERE
                   n.was = n.now
               ) k
-            WHERE
-              k.id = v.id
           )
       ) aside
     WHERE
@@ -1486,9 +1482,9 @@ WITH
             v.sort_key <> x.sort_key
             OR v.parent_id <> x.row_id
           )
-          AND NOT EXISTS (
+          AND v.id NOT IN (
             SELECT
-              1
+              k.id
             FROM
               (
                 SELECT
@@ -1537,8 +1533,6 @@ WITH
                 WHERE
                   n.was = n.now
               ) k
-            WHERE
-              k.id = v.id
           )
       ) aside
     WHERE
@@ -1590,9 +1584,9 @@ WITH
             v.sort_key <> x.sort_key
             OR v.parent_id <> x.column_id
           )
-          AND NOT EXISTS (
+          AND v.id NOT IN (
             SELECT
-              1
+              k.id
             FROM
               (
                 SELECT
@@ -1641,8 +1635,6 @@ WITH
                 WHERE
                   n.was = n.now
               ) k
-            WHERE
-              k.id = v.id
           )
       ) aside
     WHERE

@@ -184,7 +184,7 @@ const SHIFT = sqlStatement<RestoreParams, { shifted: string }>(
             (SELECT max(t.sort_key) FROM ${table} t WHERE t.project_id = $projectId),
             (SELECT max(s.sort_key) FROM state s WHERE s.level = '${level}')) AS sort_key) above
         WHERE v.level = '${level}' AND ${moved}
-          AND NOT EXISTS (SELECT 1 FROM ${keptKeys(level)} k WHERE k.id = v.id)) aside
+          AND v.id NOT IN (SELECT k.id FROM ${keptKeys(level)} k)) aside
       WHERE x.id = aside.id AND x.project_id = $projectId RETURNING x.id)`;
   }).join(',\n  ')}
   SELECT (${CHILD_LEVELS.map((l) => `(SELECT count(*) FROM shifted_${TREE_LEVELS[l].table})`).join(' + ')})::text AS shifted`,
