@@ -1,6 +1,6 @@
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
-import { buildTree } from '../support/tree-builder';
+import { type BuiltTree, buildTree } from '../support/tree-builder';
 import { checkTreeAccounts } from '../support/tree-invariants';
 import { Api, createLayout, type Response, startTestApp } from '../support/test-app';
 
@@ -328,8 +328,8 @@ describe('history and undo', () => {
     expect((await checkTreeAccounts(tree.projectId)).mismatches).toEqual([]);
   });
 
-  it('changes the tag of no node or list that a restore leaves as it was, lists put back in order included', async () => {
-    const tree = await buildTree(api, token, { blocks: 2, rows: 2, columns: [6, 6], contents: 2 });
+  /** Reads every node and list of `tree`, with its tag and its bytes, in one order. */
+  function readingEveryTag(tree: BuiltTree) {
     const rows = tree.rows.flat();
     const columns = tree.columns.flat(2);
     const paths = [
@@ -342,13 +342,19 @@ describe('history and undo', () => {
       ...rows.map((row) => `${row}/columns`),
       ...columns.map((column) => `${column}/contents`),
     ];
-    const read = async () =>
+    return async () =>
       Promise.all(
         paths.map(async (path) => {
-          const answer = ok(await api.get(path, { token }));
-          return { path, etag: answer.headers.etag as string, text: answer.text };
+          const answer = await api.get(path, { token });
+          if (answer.status === 404) return { path, etag: undefined, text: 'gone' };
+          return { path, etag: ok(answer).headers.etag as string, text: answer.text };
         }),
       );
+  }
+
+  it('changes the tag of no node or list that a restore leaves as it was, lists put back in order included', async () => {
+    const tree = await buildTree(api, token, { blocks: 2, rows: 2, columns: [6, 6], contents: 2 });
+    const read = readingEveryTag(tree);
     const at = ok(await api.get(tree.project, { token })).body.revision as number;
     // What the restore undoes: a title; two contents and two rows, each pair put back in its
     // order by two moves to the top (new sort keys, the same lists); one content edited.
@@ -389,6 +395,40 @@ describe('history and undo', () => {
     for (const { path, etag } of after.filter(({ path }) => changed.includes(path))) {
       expect({ path, etag }).toEqual({ path, etag: expect.stringMatching(`^"[lr]${revision}"$`) });
     }
+    expect((await checkTreeAccounts(tree.projectId)).mismatches).toEqual([]);
+  });
+
+  it('gives a new tag to the nodes a restore re-places, to what holds them, and to no other', async () => {
+    const tree = await buildTree(api, token, { blocks: 1, rows: 1, columns: [6, 6], contents: 3 });
+    const read = readingEveryTag(tree);
+    const [column, other] = tree.columns[0][0];
+    const [dropped, ...kept] = tree.contents[0][0][0];
+    const moved = tree.contents[0][0][1][2];
+    const at = ok(await api.get(tree.project, { token })).body.revision as number;
+    // One list loses its first content, whose siblings keep their place (and get new keys);
+    // in the other, a content moves to the top.
+    const bodies = await Promise.all(
+      kept.map(async (path) => ok(await api.get(path, { token })).body),
+    );
+    ok(await api.put(column, { contents: bodies }, { token }));
+    ok(await api.post(`${moved}/move`, { position: 0 }, { token }));
+    const before = await read();
+
+    ok(await api.post(`${tree.project}/revisions/${at}/restore`, undefined, { token }));
+    const after = await read();
+    const sameBytes = (i: number) => after[i].text === before[i].text;
+    const sameTag = (i: number) => after[i].etag === before[i].etag;
+    // The moved content is back in its place: a move, so a new tag for the same bytes.
+    expect(after.filter((_, i) => sameBytes(i) && !sameTag(i)).map(({ path }) => path)).toEqual([
+      moved,
+    ]);
+    expect(after.filter((_, i) => !sameBytes(i) && sameTag(i)).map(({ path }) => path)).toEqual([]);
+    const changed = after.filter((_, i) => !sameBytes(i)).map(({ path }) => path);
+    expect(changed).toEqual(expect.arrayContaining([`${column}/contents`, `${other}/contents`]));
+    // The dropped content is back; its siblings, in their place all along, kept their tags.
+    expect(changed).toContain(dropped);
+    expect(changed).not.toEqual(expect.arrayContaining([kept[0]]));
+    expect(changed).not.toEqual(expect.arrayContaining([kept[1]]));
     expect((await checkTreeAccounts(tree.projectId)).mismatches).toEqual([]);
   });
 

@@ -220,12 +220,16 @@ INSERT INTO
 SELECT
   v.id,
   $1,
-  COALESCE(k.sort_key, v.sort_key),
+  COALESCE(k.kept_key, v.sort_key),
   v.description,
   v.style,
   v.created_at,
   v.updated_at,
-  NULLIF(current_setting('layout.revision', true), '')::int,
+  CASE
+    WHEN k.replaced
+    OR now.id IS NULL THEN NULLIF(current_setting('layout.revision', true), '')::int
+    ELSE 0
+  END,
   NULLIF(current_setting('layout.revision', true), '')::int
 FROM
   (
@@ -254,29 +258,51 @@ FROM
           AND h.revision > p.revision - $3::int
       )
   ) v
-  LEFT JOIN (
+  JOIN (
     SELECT
       n.id,
-      n.sort_key
+      CASE
+        WHEN n.same_list THEN n.key_before
+      END AS kept_key,
+      n.key_before IS NULL
+      OR (
+        NOT n.same_list
+        AND n.sort_key <> n.key_before
+        AND n.rank_then <> n.rank_before
+      ) AS replaced
     FROM
       (
         SELECT
           s.id,
-          x.sort_key,
+          s.sort_key,
+          b.sort_key AS key_before,
           array_agg(s.id) OVER (
             PARTITION BY
               s.parent_id
             ORDER BY
               s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
               AND UNBOUNDED FOLLOWING
-          ) AS was,
-          array_agg(x.id) OVER (
+          ) = array_agg(b.id) OVER (
             PARTITION BY
               s.parent_id
             ORDER BY
-              x.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+              b.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
               AND UNBOUNDED FOLLOWING
-          ) AS now
+          ) AS same_list,
+          row_number() OVER (
+            PARTITION BY
+              s.parent_id,
+              b.id IS NULL
+            ORDER BY
+              s.sort_key
+          ) AS rank_then,
+          row_number() OVER (
+            PARTITION BY
+              s.parent_id,
+              b.id IS NULL
+            ORDER BY
+              b.sort_key
+          ) AS rank_before
         FROM
           (
             SELECT
@@ -294,12 +320,27 @@ FROM
               )
               AND v.level = 'block'
           ) s
-          LEFT JOIN blocks x ON x.project_id = $1
-          AND x.id = s.id
+          LEFT JOIN (
+            SELECT
+              w.id,
+              w.parent_id,
+              w.sort_key
+            FROM
+              node_versions w
+            WHERE
+              w.project_id = $1
+              AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
+              AND (
+                w.to_revision IS NULL
+                OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
+              )
+              AND w.level = 'block'
+          ) b ON b.id = s.id
+          AND b.parent_id IS NOT DISTINCT FROM s.parent_id
       ) n
-    WHERE
-      n.was = n.now
   ) k ON k.id = v.id
+  LEFT JOIN blocks now ON now.project_id = $1
+  AND now.id = v.id
 ON CONFLICT (project_id, id) DO UPDATE
 SET
   sort_key = EXCLUDED.sort_key,
@@ -307,7 +348,11 @@ SET
   style = EXCLUDED.style,
   created_at = EXCLUDED.created_at,
   updated_at = EXCLUDED.updated_at,
-  revision = EXCLUDED.revision
+  revision = CASE
+    WHEN EXCLUDED.revision <> 0
+    OR (x.description, x.style::text, x.created_at, x.updated_at) IS DISTINCT FROM (EXCLUDED.description, EXCLUDED.style::text, EXCLUDED.created_at, EXCLUDED.updated_at) THEN NULLIF(current_setting('layout.revision', true), '')::int
+    ELSE x.revision
+  END
 WHERE
   (x.sort_key, x.description, x.style::text, x.created_at, x.updated_at) IS DISTINCT FROM (
     EXCLUDED.sort_key,
@@ -325,9 +370,13 @@ SELECT
   v.id,
   $1,
   v.parent_id,
-  COALESCE(k.sort_key, v.sort_key),
+  COALESCE(k.kept_key, v.sort_key),
   v.size,
-  NULLIF(current_setting('layout.revision', true), '')::int,
+  CASE
+    WHEN k.replaced
+    OR now.id IS NULL THEN NULLIF(current_setting('layout.revision', true), '')::int
+    ELSE 0
+  END,
   NULLIF(current_setting('layout.revision', true), '')::int
 FROM
   (
@@ -356,29 +405,51 @@ FROM
           AND h.revision > p.revision - $3::int
       )
   ) v
-  LEFT JOIN (
+  JOIN (
     SELECT
       n.id,
-      n.sort_key
+      CASE
+        WHEN n.same_list THEN n.key_before
+      END AS kept_key,
+      n.key_before IS NULL
+      OR (
+        NOT n.same_list
+        AND n.sort_key <> n.key_before
+        AND n.rank_then <> n.rank_before
+      ) AS replaced
     FROM
       (
         SELECT
           s.id,
-          x.sort_key,
+          s.sort_key,
+          b.sort_key AS key_before,
           array_agg(s.id) OVER (
             PARTITION BY
               s.parent_id
             ORDER BY
               s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
               AND UNBOUNDED FOLLOWING
-          ) AS was,
-          array_agg(x.id) OVER (
+          ) = array_agg(b.id) OVER (
             PARTITION BY
               s.parent_id
             ORDER BY
-              x.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+              b.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
               AND UNBOUNDED FOLLOWING
-          ) AS now
+          ) AS same_list,
+          row_number() OVER (
+            PARTITION BY
+              s.parent_id,
+              b.id IS NULL
+            ORDER BY
+              s.sort_key
+          ) AS rank_then,
+          row_number() OVER (
+            PARTITION BY
+              s.parent_id,
+              b.id IS NULL
+            ORDER BY
+              b.sort_key
+          ) AS rank_before
         FROM
           (
             SELECT
@@ -396,19 +467,37 @@ FROM
               )
               AND v.level = 'column'
           ) s
-          LEFT JOIN columns x ON x.project_id = $1
-          AND x.id = s.id
-          AND x.row_id = s.parent_id
+          LEFT JOIN (
+            SELECT
+              w.id,
+              w.parent_id,
+              w.sort_key
+            FROM
+              node_versions w
+            WHERE
+              w.project_id = $1
+              AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
+              AND (
+                w.to_revision IS NULL
+                OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
+              )
+              AND w.level = 'column'
+          ) b ON b.id = s.id
+          AND b.parent_id IS NOT DISTINCT FROM s.parent_id
       ) n
-    WHERE
-      n.was = n.now
   ) k ON k.id = v.id
+  LEFT JOIN columns now ON now.project_id = $1
+  AND now.id = v.id
 ON CONFLICT (project_id, id) DO UPDATE
 SET
   row_id = EXCLUDED.row_id,
   sort_key = EXCLUDED.sort_key,
   size = EXCLUDED.size,
-  revision = EXCLUDED.revision
+  revision = CASE
+    WHEN EXCLUDED.revision <> 0
+    OR (x.size) IS DISTINCT FROM (EXCLUDED.size) THEN NULLIF(current_setting('layout.revision', true), '')::int
+    ELSE x.revision
+  END
 WHERE
   (x.row_id, x.sort_key, x.size) IS DISTINCT FROM (EXCLUDED.row_id, EXCLUDED.sort_key, EXCLUDED.size);
 
@@ -420,11 +509,15 @@ SELECT
   v.id,
   $1,
   v.parent_id,
-  COALESCE(k.sort_key, v.sort_key),
+  COALESCE(k.kept_key, v.sort_key),
   v.type,
   v.style,
   v.data,
-  NULLIF(current_setting('layout.revision', true), '')::int
+  CASE
+    WHEN k.replaced
+    OR now.id IS NULL THEN NULLIF(current_setting('layout.revision', true), '')::int
+    ELSE 0
+  END
 FROM
   (
     SELECT
@@ -452,29 +545,51 @@ FROM
           AND h.revision > p.revision - $3::int
       )
   ) v
-  LEFT JOIN (
+  JOIN (
     SELECT
       n.id,
-      n.sort_key
+      CASE
+        WHEN n.same_list THEN n.key_before
+      END AS kept_key,
+      n.key_before IS NULL
+      OR (
+        NOT n.same_list
+        AND n.sort_key <> n.key_before
+        AND n.rank_then <> n.rank_before
+      ) AS replaced
     FROM
       (
         SELECT
           s.id,
-          x.sort_key,
+          s.sort_key,
+          b.sort_key AS key_before,
           array_agg(s.id) OVER (
             PARTITION BY
               s.parent_id
             ORDER BY
               s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
               AND UNBOUNDED FOLLOWING
-          ) AS was,
-          array_agg(x.id) OVER (
+          ) = array_agg(b.id) OVER (
             PARTITION BY
               s.parent_id
             ORDER BY
-              x.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+              b.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
               AND UNBOUNDED FOLLOWING
-          ) AS now
+          ) AS same_list,
+          row_number() OVER (
+            PARTITION BY
+              s.parent_id,
+              b.id IS NULL
+            ORDER BY
+              s.sort_key
+          ) AS rank_then,
+          row_number() OVER (
+            PARTITION BY
+              s.parent_id,
+              b.id IS NULL
+            ORDER BY
+              b.sort_key
+          ) AS rank_before
         FROM
           (
             SELECT
@@ -492,13 +607,27 @@ FROM
               )
               AND v.level = 'content'
           ) s
-          LEFT JOIN contents x ON x.project_id = $1
-          AND x.id = s.id
-          AND x.column_id = s.parent_id
+          LEFT JOIN (
+            SELECT
+              w.id,
+              w.parent_id,
+              w.sort_key
+            FROM
+              node_versions w
+            WHERE
+              w.project_id = $1
+              AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
+              AND (
+                w.to_revision IS NULL
+                OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
+              )
+              AND w.level = 'content'
+          ) b ON b.id = s.id
+          AND b.parent_id IS NOT DISTINCT FROM s.parent_id
       ) n
-    WHERE
-      n.was = n.now
   ) k ON k.id = v.id
+  LEFT JOIN contents now ON now.project_id = $1
+  AND now.id = v.id
 ON CONFLICT (project_id, id) DO UPDATE
 SET
   column_id = EXCLUDED.column_id,
@@ -506,7 +635,11 @@ SET
   type = EXCLUDED.type,
   style = EXCLUDED.style,
   data = EXCLUDED.data,
-  revision = EXCLUDED.revision
+  revision = CASE
+    WHEN EXCLUDED.revision <> 0
+    OR (x.type, x.style::text, x.data::text) IS DISTINCT FROM (EXCLUDED.type, EXCLUDED.style::text, EXCLUDED.data::text) THEN NULLIF(current_setting('layout.revision', true), '')::int
+    ELSE x.revision
+  END
 WHERE
   (x.column_id, x.sort_key, x.type, x.style::text, x.data::text) IS DISTINCT FROM (
     EXCLUDED.column_id,
@@ -1121,9 +1254,13 @@ SELECT
   v.id,
   $1,
   v.parent_id,
-  COALESCE(k.sort_key, v.sort_key),
+  COALESCE(k.kept_key, v.sort_key),
   v.description,
-  NULLIF(current_setting('layout.revision', true), '')::int,
+  CASE
+    WHEN k.replaced
+    OR now.id IS NULL THEN NULLIF(current_setting('layout.revision', true), '')::int
+    ELSE 0
+  END,
   NULLIF(current_setting('layout.revision', true), '')::int
 FROM
   (
@@ -1152,29 +1289,51 @@ FROM
           AND h.revision > p.revision - $3::int
       )
   ) v
-  LEFT JOIN (
+  JOIN (
     SELECT
       n.id,
-      n.sort_key
+      CASE
+        WHEN n.same_list THEN n.key_before
+      END AS kept_key,
+      n.key_before IS NULL
+      OR (
+        NOT n.same_list
+        AND n.sort_key <> n.key_before
+        AND n.rank_then <> n.rank_before
+      ) AS replaced
     FROM
       (
         SELECT
           s.id,
-          x.sort_key,
+          s.sort_key,
+          b.sort_key AS key_before,
           array_agg(s.id) OVER (
             PARTITION BY
               s.parent_id
             ORDER BY
               s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
               AND UNBOUNDED FOLLOWING
-          ) AS was,
-          array_agg(x.id) OVER (
+          ) = array_agg(b.id) OVER (
             PARTITION BY
               s.parent_id
             ORDER BY
-              x.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+              b.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
               AND UNBOUNDED FOLLOWING
-          ) AS now
+          ) AS same_list,
+          row_number() OVER (
+            PARTITION BY
+              s.parent_id,
+              b.id IS NULL
+            ORDER BY
+              s.sort_key
+          ) AS rank_then,
+          row_number() OVER (
+            PARTITION BY
+              s.parent_id,
+              b.id IS NULL
+            ORDER BY
+              b.sort_key
+          ) AS rank_before
         FROM
           (
             SELECT
@@ -1192,19 +1351,37 @@ FROM
               )
               AND v.level = 'row'
           ) s
-          LEFT JOIN rows x ON x.project_id = $1
-          AND x.id = s.id
-          AND x.block_id = s.parent_id
+          LEFT JOIN (
+            SELECT
+              w.id,
+              w.parent_id,
+              w.sort_key
+            FROM
+              node_versions w
+            WHERE
+              w.project_id = $1
+              AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
+              AND (
+                w.to_revision IS NULL
+                OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
+              )
+              AND w.level = 'row'
+          ) b ON b.id = s.id
+          AND b.parent_id IS NOT DISTINCT FROM s.parent_id
       ) n
-    WHERE
-      n.was = n.now
   ) k ON k.id = v.id
+  LEFT JOIN rows now ON now.project_id = $1
+  AND now.id = v.id
 ON CONFLICT (project_id, id) DO UPDATE
 SET
   block_id = EXCLUDED.block_id,
   sort_key = EXCLUDED.sort_key,
   description = EXCLUDED.description,
-  revision = EXCLUDED.revision
+  revision = CASE
+    WHEN EXCLUDED.revision <> 0
+    OR (x.description) IS DISTINCT FROM (EXCLUDED.description) THEN NULLIF(current_setting('layout.revision', true), '')::int
+    ELSE x.revision
+  END
 WHERE
   (x.block_id, x.sort_key, x.description) IS DISTINCT FROM (EXCLUDED.block_id, EXCLUDED.sort_key, EXCLUDED.description);
 
@@ -1286,26 +1463,48 @@ WITH
               (
                 SELECT
                   n.id,
-                  n.sort_key
+                  CASE
+                    WHEN n.same_list THEN n.key_before
+                  END AS kept_key,
+                  n.key_before IS NULL
+                  OR (
+                    NOT n.same_list
+                    AND n.sort_key <> n.key_before
+                    AND n.rank_then <> n.rank_before
+                  ) AS replaced
                 FROM
                   (
                     SELECT
                       s.id,
-                      x.sort_key,
+                      s.sort_key,
+                      b.sort_key AS key_before,
                       array_agg(s.id) OVER (
                         PARTITION BY
                           s.parent_id
                         ORDER BY
                           s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
                           AND UNBOUNDED FOLLOWING
-                      ) AS was,
-                      array_agg(x.id) OVER (
+                      ) = array_agg(b.id) OVER (
                         PARTITION BY
                           s.parent_id
                         ORDER BY
-                          x.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+                          b.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
                           AND UNBOUNDED FOLLOWING
-                      ) AS now
+                      ) AS same_list,
+                      row_number() OVER (
+                        PARTITION BY
+                          s.parent_id,
+                          b.id IS NULL
+                        ORDER BY
+                          s.sort_key
+                      ) AS rank_then,
+                      row_number() OVER (
+                        PARTITION BY
+                          s.parent_id,
+                          b.id IS NULL
+                        ORDER BY
+                          b.sort_key
+                      ) AS rank_before
                     FROM
                       (
                         SELECT
@@ -1323,12 +1522,27 @@ WITH
                           )
                           AND v.level = 'block'
                       ) s
-                      LEFT JOIN blocks x ON x.project_id = $1
-                      AND x.id = s.id
+                      LEFT JOIN (
+                        SELECT
+                          w.id,
+                          w.parent_id,
+                          w.sort_key
+                        FROM
+                          node_versions w
+                        WHERE
+                          w.project_id = $1
+                          AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
+                          AND (
+                            w.to_revision IS NULL
+                            OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
+                          )
+                          AND w.level = 'block'
+                      ) b ON b.id = s.id
+                      AND b.parent_id IS NOT DISTINCT FROM s.parent_id
                   ) n
-                WHERE
-                  n.was = n.now
               ) k
+            WHERE
+              k.kept_key IS NOT NULL
           )
       ) aside
     WHERE
@@ -1387,26 +1601,48 @@ WITH
               (
                 SELECT
                   n.id,
-                  n.sort_key
+                  CASE
+                    WHEN n.same_list THEN n.key_before
+                  END AS kept_key,
+                  n.key_before IS NULL
+                  OR (
+                    NOT n.same_list
+                    AND n.sort_key <> n.key_before
+                    AND n.rank_then <> n.rank_before
+                  ) AS replaced
                 FROM
                   (
                     SELECT
                       s.id,
-                      x.sort_key,
+                      s.sort_key,
+                      b.sort_key AS key_before,
                       array_agg(s.id) OVER (
                         PARTITION BY
                           s.parent_id
                         ORDER BY
                           s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
                           AND UNBOUNDED FOLLOWING
-                      ) AS was,
-                      array_agg(x.id) OVER (
+                      ) = array_agg(b.id) OVER (
                         PARTITION BY
                           s.parent_id
                         ORDER BY
-                          x.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+                          b.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
                           AND UNBOUNDED FOLLOWING
-                      ) AS now
+                      ) AS same_list,
+                      row_number() OVER (
+                        PARTITION BY
+                          s.parent_id,
+                          b.id IS NULL
+                        ORDER BY
+                          s.sort_key
+                      ) AS rank_then,
+                      row_number() OVER (
+                        PARTITION BY
+                          s.parent_id,
+                          b.id IS NULL
+                        ORDER BY
+                          b.sort_key
+                      ) AS rank_before
                     FROM
                       (
                         SELECT
@@ -1424,13 +1660,27 @@ WITH
                           )
                           AND v.level = 'row'
                       ) s
-                      LEFT JOIN rows x ON x.project_id = $1
-                      AND x.id = s.id
-                      AND x.block_id = s.parent_id
+                      LEFT JOIN (
+                        SELECT
+                          w.id,
+                          w.parent_id,
+                          w.sort_key
+                        FROM
+                          node_versions w
+                        WHERE
+                          w.project_id = $1
+                          AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
+                          AND (
+                            w.to_revision IS NULL
+                            OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
+                          )
+                          AND w.level = 'row'
+                      ) b ON b.id = s.id
+                      AND b.parent_id IS NOT DISTINCT FROM s.parent_id
                   ) n
-                WHERE
-                  n.was = n.now
               ) k
+            WHERE
+              k.kept_key IS NOT NULL
           )
       ) aside
     WHERE
@@ -1489,26 +1739,48 @@ WITH
               (
                 SELECT
                   n.id,
-                  n.sort_key
+                  CASE
+                    WHEN n.same_list THEN n.key_before
+                  END AS kept_key,
+                  n.key_before IS NULL
+                  OR (
+                    NOT n.same_list
+                    AND n.sort_key <> n.key_before
+                    AND n.rank_then <> n.rank_before
+                  ) AS replaced
                 FROM
                   (
                     SELECT
                       s.id,
-                      x.sort_key,
+                      s.sort_key,
+                      b.sort_key AS key_before,
                       array_agg(s.id) OVER (
                         PARTITION BY
                           s.parent_id
                         ORDER BY
                           s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
                           AND UNBOUNDED FOLLOWING
-                      ) AS was,
-                      array_agg(x.id) OVER (
+                      ) = array_agg(b.id) OVER (
                         PARTITION BY
                           s.parent_id
                         ORDER BY
-                          x.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+                          b.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
                           AND UNBOUNDED FOLLOWING
-                      ) AS now
+                      ) AS same_list,
+                      row_number() OVER (
+                        PARTITION BY
+                          s.parent_id,
+                          b.id IS NULL
+                        ORDER BY
+                          s.sort_key
+                      ) AS rank_then,
+                      row_number() OVER (
+                        PARTITION BY
+                          s.parent_id,
+                          b.id IS NULL
+                        ORDER BY
+                          b.sort_key
+                      ) AS rank_before
                     FROM
                       (
                         SELECT
@@ -1526,13 +1798,27 @@ WITH
                           )
                           AND v.level = 'column'
                       ) s
-                      LEFT JOIN columns x ON x.project_id = $1
-                      AND x.id = s.id
-                      AND x.row_id = s.parent_id
+                      LEFT JOIN (
+                        SELECT
+                          w.id,
+                          w.parent_id,
+                          w.sort_key
+                        FROM
+                          node_versions w
+                        WHERE
+                          w.project_id = $1
+                          AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
+                          AND (
+                            w.to_revision IS NULL
+                            OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
+                          )
+                          AND w.level = 'column'
+                      ) b ON b.id = s.id
+                      AND b.parent_id IS NOT DISTINCT FROM s.parent_id
                   ) n
-                WHERE
-                  n.was = n.now
               ) k
+            WHERE
+              k.kept_key IS NOT NULL
           )
       ) aside
     WHERE
@@ -1591,26 +1877,48 @@ WITH
               (
                 SELECT
                   n.id,
-                  n.sort_key
+                  CASE
+                    WHEN n.same_list THEN n.key_before
+                  END AS kept_key,
+                  n.key_before IS NULL
+                  OR (
+                    NOT n.same_list
+                    AND n.sort_key <> n.key_before
+                    AND n.rank_then <> n.rank_before
+                  ) AS replaced
                 FROM
                   (
                     SELECT
                       s.id,
-                      x.sort_key,
+                      s.sort_key,
+                      b.sort_key AS key_before,
                       array_agg(s.id) OVER (
                         PARTITION BY
                           s.parent_id
                         ORDER BY
                           s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
                           AND UNBOUNDED FOLLOWING
-                      ) AS was,
-                      array_agg(x.id) OVER (
+                      ) = array_agg(b.id) OVER (
                         PARTITION BY
                           s.parent_id
                         ORDER BY
-                          x.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
+                          b.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
                           AND UNBOUNDED FOLLOWING
-                      ) AS now
+                      ) AS same_list,
+                      row_number() OVER (
+                        PARTITION BY
+                          s.parent_id,
+                          b.id IS NULL
+                        ORDER BY
+                          s.sort_key
+                      ) AS rank_then,
+                      row_number() OVER (
+                        PARTITION BY
+                          s.parent_id,
+                          b.id IS NULL
+                        ORDER BY
+                          b.sort_key
+                      ) AS rank_before
                     FROM
                       (
                         SELECT
@@ -1628,13 +1936,27 @@ WITH
                           )
                           AND v.level = 'content'
                       ) s
-                      LEFT JOIN contents x ON x.project_id = $1
-                      AND x.id = s.id
-                      AND x.column_id = s.parent_id
+                      LEFT JOIN (
+                        SELECT
+                          w.id,
+                          w.parent_id,
+                          w.sort_key
+                        FROM
+                          node_versions w
+                        WHERE
+                          w.project_id = $1
+                          AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
+                          AND (
+                            w.to_revision IS NULL
+                            OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
+                          )
+                          AND w.level = 'content'
+                      ) b ON b.id = s.id
+                      AND b.parent_id IS NOT DISTINCT FROM s.parent_id
                   ) n
-                WHERE
-                  n.was = n.now
               ) k
+            WHERE
+              k.kept_key IS NOT NULL
           )
       ) aside
     WHERE

@@ -140,24 +140,36 @@ const parentOf = (level: ChildLevel) =>
   level === 'block' ? undefined : TREE_LEVELS[level].parentColumn;
 
 /**
- * The state's nodes of `level` whose parent holds now the very children it held then, in the
- * same order (its nodes that are not in the state aside, which go): they keep the keys they have
- * now (alias `k`: id, sort_key). Keys only order a list, so a list that two moves put back in
- * its order is as it was, and a restore leaves it and its nodes' tags alone.
+ * The project's nodes as they were before this restore (alias `w`): its state at the revision
+ * before the write's, which the restore's own statements leave as it was.
  */
-function keptKeys(level: ChildLevel): string {
-  const { table } = TREE_LEVELS[level];
-  const parent = parentOf(level);
+const STATE_BEFORE = `node_versions w WHERE w.project_id = $projectId
+  AND w.from_revision < ${WRITE_REVISION}
+  AND (w.to_revision IS NULL OR w.to_revision >= ${WRITE_REVISION})`;
+
+/**
+ * Where each of the state's nodes of `level` goes, beside where it was before the restore
+ * (alias `k`: id, kept_key, replaced). Keys only order a list, so:
+ * - `kept_key`: the node's key before, when its parent held then the very children of the state
+ *   in the same order (the others, which go, aside): the list is as it was, and keeps its keys;
+ * - `replaced`: the node changes place (a move, which takes a new tag): it comes from another
+ *   parent or was not there, or its rank among the siblings that stay changes. A node whose key
+ *   differs but whose rank does not (its list renumbered, or a sibling gone) keeps its tag.
+ */
+function placement(level: ChildLevel): string {
   const whole = 'ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING';
-  return `(SELECT n.id, n.sort_key FROM (
-      SELECT s.id, x.sort_key,
-        array_agg(s.id) OVER (PARTITION BY s.parent_id ORDER BY s.sort_key ${whole}) AS was,
-        array_agg(x.id) OVER (PARTITION BY s.parent_id ORDER BY x.sort_key ${whole}) AS now
+  return `(SELECT n.id, CASE WHEN n.same_list THEN n.key_before END AS kept_key,
+      n.key_before IS NULL OR (NOT n.same_list AND n.sort_key <> n.key_before
+        AND n.rank_then <> n.rank_before) AS replaced
+    FROM (SELECT s.id, s.sort_key, b.sort_key AS key_before,
+        array_agg(s.id) OVER (PARTITION BY s.parent_id ORDER BY s.sort_key ${whole})
+          = array_agg(b.id) OVER (PARTITION BY s.parent_id ORDER BY b.sort_key ${whole}) AS same_list,
+        row_number() OVER (PARTITION BY s.parent_id, b.id IS NULL ORDER BY s.sort_key) AS rank_then,
+        row_number() OVER (PARTITION BY s.parent_id, b.id IS NULL ORDER BY b.sort_key) AS rank_before
       FROM (SELECT v.id, v.parent_id, v.sort_key FROM ${STATE_AT} AND v.level = '${level}') s
-        LEFT JOIN ${table} x ON x.project_id = $projectId AND x.id = s.id${
-          parent ? ` AND x.${parent} = s.parent_id` : ''
-        }) n
-    WHERE n.was = n.now)`;
+        LEFT JOIN (SELECT w.id, w.parent_id, w.sort_key FROM ${STATE_BEFORE}
+            AND w.level = '${level}') b
+          ON b.id = s.id AND b.parent_id IS NOT DISTINCT FROM s.parent_id) n)`;
 }
 
 /**
@@ -184,41 +196,48 @@ const SHIFT = sqlStatement<RestoreParams, { shifted: string }>(
             (SELECT max(t.sort_key) FROM ${table} t WHERE t.project_id = $projectId),
             (SELECT max(s.sort_key) FROM state s WHERE s.level = '${level}')) AS sort_key) above
         WHERE v.level = '${level}' AND ${moved}
-          AND v.id NOT IN (SELECT k.id FROM ${keptKeys(level)} k)) aside
+          AND v.id NOT IN (SELECT k.id FROM ${placement(level)} k WHERE k.kept_key IS NOT NULL)) aside
       WHERE x.id = aside.id AND x.project_id = $projectId RETURNING x.id)`;
   }).join(',\n  ')}
   SELECT (${CHILD_LEVELS.map((l) => `(SELECT count(*) FROM shifted_${TREE_LEVELS[l].table})`).join(' + ')})::text AS shifted`,
 );
 
 /**
- * Every node of `level` in the state: inserted when missing, updated where it differs (in a list
- * whose order is as it was, keeping its key: keptKeys).
+ * Every node of `level` in the state: inserted when missing, updated where it differs (its key
+ * kept in a list whose order is as it was: placement). Its tag moves when it is inserted (new,
+ * or gone with an ancestor that went), changes place or its members differ; a new key alone
+ * leaves it (0 is no revision: the tag stays, and only an update is ever given it).
  */
 function upsert(level: ChildLevel): SqlStatement<RestoreParams, never> {
   const { table } = TREE_LEVELS[level];
   const parent = parentOf(level);
   const { columns, compared } = MEMBERS[level];
-  const lists = level === 'content' ? ['revision'] : ['revision', 'list_revision'];
+  const lists = level === 'content' ? [] : ['list_revision'];
   const placed = [...(parent ? [parent] : []), 'sort_key', ...columns];
-  const inserted = ['id', 'project_id', ...placed, ...lists];
+  const inserted = ['id', 'project_id', ...placed, 'revision', ...lists];
   const values = [
     'v.id',
     '$projectId',
     ...(parent ? ['v.parent_id'] : []),
-    'COALESCE(k.sort_key, v.sort_key)',
+    'COALESCE(k.kept_key, v.sort_key)',
     ...columns.map((c) => `v.${c}`),
+    `CASE WHEN k.replaced OR now.id IS NULL THEN ${WRITE_REVISION} ELSE 0 END`,
     ...lists.map(() => WRITE_REVISION),
   ];
   const differs = [...(parent ? [parent] : []), 'sort_key', ...compared];
+  const tuple = (row: string, names: string[]) => `(${names.map((c) => `${row}.${c}`).join(', ')})`;
   return sqlStatement(
     `history.restore-${table}`,
     `INSERT INTO ${table} AS x (${inserted.join(', ')})
      SELECT ${values.join(', ')}
      FROM (SELECT v.* FROM ${STATE_AT} AND v.level = '${level}' AND ${RESTORING}) v
-       LEFT JOIN ${keptKeys(level)} k ON k.id = v.id
-     ON CONFLICT (project_id, id) DO UPDATE SET ${[...placed, 'revision'].map((c) => `${c} = EXCLUDED.${c}`).join(', ')}
-     WHERE (${differs.map((c) => `x.${c}`).join(', ')})
-       IS DISTINCT FROM (${differs.map((c) => `EXCLUDED.${c}`).join(', ')})`,
+       JOIN ${placement(level)} k ON k.id = v.id
+       LEFT JOIN ${table} now ON now.project_id = $projectId AND now.id = v.id
+     ON CONFLICT (project_id, id) DO UPDATE SET ${placed.map((c) => `${c} = EXCLUDED.${c}`).join(', ')},
+       revision = CASE WHEN EXCLUDED.revision <> 0
+         OR ${tuple('x', compared)} IS DISTINCT FROM ${tuple('EXCLUDED', compared)}
+         THEN ${WRITE_REVISION} ELSE x.revision END
+     WHERE ${tuple('x', differs)} IS DISTINCT FROM ${tuple('EXCLUDED', differs)}`,
   );
 }
 
