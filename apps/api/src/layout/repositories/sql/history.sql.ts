@@ -153,8 +153,10 @@ const STATE_BEFORE = `node_versions w WHERE w.project_id = $projectId
  * - `kept_key`: the node's key before, when its parent held then the very children of the state
  *   in the same order (the others, which go, aside): the list is as it was, and keeps its keys;
  * - `replaced`: the node changes place (a move, which takes a new tag): it comes from another
- *   parent or was not there, or its rank among the siblings that stay changes. A node whose key
- *   differs but whose rank does not (its list renumbered, or a sibling gone) keeps its tag.
+ *   parent or was not there, or both its key and its rank among the siblings that stay change.
+ *   A node whose key differs but whose rank does not (its list renumbered, or a sibling gone)
+ *   keeps its tag, and so does one whose key stays while others move around it: of a list put
+ *   in another order, the nodes whose keys change are the ones that moved.
  */
 function placement(level: ChildLevel): string {
   const whole = 'ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING';
