@@ -571,36 +571,11 @@ WITH
       t.title
     FROM
       touched_project t
+      CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
     ON CONFLICT (project_id, revision) DO UPDATE
     SET
       created_at = EXCLUDED.created_at,
       title = EXCLUDED.title
-  ),
-  pruned_revisions AS (
-    DELETE FROM revisions h
-    WHERE
-      h.project_id = $2
-      AND h.revision <= (
-        SELECT
-          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
-        FROM
-          touched_project t
-        WHERE
-          t.revision % 16 = 0
-      )
-  ),
-  pruned_versions AS (
-    DELETE FROM node_versions v
-    WHERE
-      v.project_id = $2
-      AND v.to_revision <= (
-        SELECT
-          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
-        FROM
-          touched_project t
-        WHERE
-          t.revision % 16 = 0
-      )
   )
 SELECT
   s.revision,
@@ -843,36 +818,11 @@ WITH
       t.title
     FROM
       touched_project t
+      CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
     ON CONFLICT (project_id, revision) DO UPDATE
     SET
       created_at = EXCLUDED.created_at,
       title = EXCLUDED.title
-  ),
-  pruned_revisions AS (
-    DELETE FROM revisions h
-    WHERE
-      h.project_id = $2
-      AND h.revision <= (
-        SELECT
-          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
-        FROM
-          touched_project t
-        WHERE
-          t.revision % 16 = 0
-      )
-  ),
-  pruned_versions AS (
-    DELETE FROM node_versions v
-    WHERE
-      v.project_id = $2
-      AND v.to_revision <= (
-        SELECT
-          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
-        FROM
-          touched_project t
-        WHERE
-          t.revision % 16 = 0
-      )
   )
 SELECT
   t.revision AS previous_revision
@@ -1120,36 +1070,11 @@ WITH
       t.title
     FROM
       touched_project t
+      CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
     ON CONFLICT (project_id, revision) DO UPDATE
     SET
       created_at = EXCLUDED.created_at,
       title = EXCLUDED.title
-  ),
-  pruned_revisions AS (
-    DELETE FROM revisions h
-    WHERE
-      h.project_id = $1
-      AND h.revision <= (
-        SELECT
-          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
-        FROM
-          touched_project t
-        WHERE
-          t.revision % 16 = 0
-      )
-  ),
-  pruned_versions AS (
-    DELETE FROM node_versions v
-    WHERE
-      v.project_id = $1
-      AND v.to_revision <= (
-        SELECT
-          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
-        FROM
-          touched_project t
-        WHERE
-          t.revision % 16 = 0
-      )
   )
 SELECT
   i.id,
@@ -1625,36 +1550,11 @@ WITH
       t.title
     FROM
       touched_project t
+      CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
     ON CONFLICT (project_id, revision) DO UPDATE
     SET
       created_at = EXCLUDED.created_at,
       title = EXCLUDED.title
-  ),
-  pruned_revisions AS (
-    DELETE FROM revisions h
-    WHERE
-      h.project_id = $2
-      AND h.revision <= (
-        SELECT
-          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
-        FROM
-          touched_project t
-        WHERE
-          t.revision % 16 = 0
-      )
-  ),
-  pruned_versions AS (
-    DELETE FROM node_versions v
-    WHERE
-      v.project_id = $2
-      AND v.to_revision <= (
-        SELECT
-          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
-        FROM
-          touched_project t
-        WHERE
-          t.revision % 16 = 0
-      )
   )
 SELECT
   t.revision,
@@ -1947,36 +1847,11 @@ WITH
       t.title
     FROM
       touched_project t
+      CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
     ON CONFLICT (project_id, revision) DO UPDATE
     SET
       created_at = EXCLUDED.created_at,
       title = EXCLUDED.title
-  ),
-  pruned_revisions AS (
-    DELETE FROM revisions h
-    WHERE
-      h.project_id = $2
-      AND h.revision <= (
-        SELECT
-          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
-        FROM
-          touched_project t
-        WHERE
-          t.revision % 16 = 0
-      )
-  ),
-  pruned_versions AS (
-    DELETE FROM node_versions v
-    WHERE
-      v.project_id = $2
-      AND v.to_revision <= (
-        SELECT
-          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
-        FROM
-          touched_project t
-        WHERE
-          t.revision % 16 = 0
-      )
   )
 SELECT
   t.revision,
@@ -2245,36 +2120,11 @@ WITH
       t.title
     FROM
       touched_project t
+      CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
     ON CONFLICT (project_id, revision) DO UPDATE
     SET
       created_at = EXCLUDED.created_at,
       title = EXCLUDED.title
-  ),
-  pruned_revisions AS (
-    DELETE FROM revisions h
-    WHERE
-      h.project_id = $2
-      AND h.revision <= (
-        SELECT
-          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
-        FROM
-          touched_project t
-        WHERE
-          t.revision % 16 = 0
-      )
-  ),
-  pruned_versions AS (
-    DELETE FROM node_versions v
-    WHERE
-      v.project_id = $2
-      AND v.to_revision <= (
-        SELECT
-          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
-        FROM
-          touched_project t
-        WHERE
-          t.revision % 16 = 0
-      )
   )
 SELECT
   u.json,

@@ -135,36 +135,11 @@ WITH
       t.title
     FROM
       touched_project t
+      CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
     ON CONFLICT (project_id, revision) DO UPDATE
     SET
       created_at = EXCLUDED.created_at,
       title = EXCLUDED.title
-  ),
-  pruned_revisions AS (
-    DELETE FROM revisions h
-    WHERE
-      h.project_id = $2
-      AND h.revision <= (
-        SELECT
-          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
-        FROM
-          touched_project t
-        WHERE
-          t.revision % 16 = 0
-      )
-  ),
-  pruned_versions AS (
-    DELETE FROM node_versions v
-    WHERE
-      v.project_id = $2
-      AND v.to_revision <= (
-        SELECT
-          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
-        FROM
-          touched_project t
-        WHERE
-          t.revision % 16 = 0
-      )
   )
 SELECT
   NULL;
@@ -468,36 +443,11 @@ WITH
       t.title
     FROM
       touched_project t
+      CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
     ON CONFLICT (project_id, revision) DO UPDATE
     SET
       created_at = EXCLUDED.created_at,
       title = EXCLUDED.title
-  ),
-  pruned_revisions AS (
-    DELETE FROM revisions h
-    WHERE
-      h.project_id = $2
-      AND h.revision <= (
-        SELECT
-          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
-        FROM
-          touched_project t
-        WHERE
-          t.revision % 16 = 0
-      )
-  ),
-  pruned_versions AS (
-    DELETE FROM node_versions v
-    WHERE
-      v.project_id = $2
-      AND v.to_revision <= (
-        SELECT
-          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
-        FROM
-          touched_project t
-        WHERE
-          t.revision % 16 = 0
-      )
   )
 SELECT
   NULL;
@@ -824,36 +774,11 @@ WITH
       t.title
     FROM
       touched_project t
+      CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
     ON CONFLICT (project_id, revision) DO UPDATE
     SET
       created_at = EXCLUDED.created_at,
       title = EXCLUDED.title
-  ),
-  pruned_revisions AS (
-    DELETE FROM revisions h
-    WHERE
-      h.project_id = $2
-      AND h.revision <= (
-        SELECT
-          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
-        FROM
-          touched_project t
-        WHERE
-          t.revision % 16 = 0
-      )
-  ),
-  pruned_versions AS (
-    DELETE FROM node_versions v
-    WHERE
-      v.project_id = $2
-      AND v.to_revision <= (
-        SELECT
-          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
-        FROM
-          touched_project t
-        WHERE
-          t.revision % 16 = 0
-      )
   )
 SELECT
   NULL;
@@ -1134,36 +1059,11 @@ WITH
       t.title
     FROM
       touched_project t
+      CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
     ON CONFLICT (project_id, revision) DO UPDATE
     SET
       created_at = EXCLUDED.created_at,
       title = EXCLUDED.title
-  ),
-  pruned_revisions AS (
-    DELETE FROM revisions h
-    WHERE
-      h.project_id = $2
-      AND h.revision <= (
-        SELECT
-          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int
-        FROM
-          touched_project t
-        WHERE
-          t.revision % 16 = 0
-      )
-  ),
-  pruned_versions AS (
-    DELETE FROM node_versions v
-    WHERE
-      v.project_id = $2
-      AND v.to_revision <= (
-        SELECT
-          t.revision - NULLIF(current_setting('layout.history_revisions', true), '')::int + 1
-        FROM
-          touched_project t
-        WHERE
-          t.revision % 16 = 0
-      )
   )
 SELECT
   NULL;

@@ -47,17 +47,21 @@ export interface TreeWriteParts {
 }
 
 /**
- * CTEs that record the write's revision in the project's history (a `revisions` row: what the
- * request did and the path it addressed, as locking the project set them, with the project's
- * title and time after the write), and prune the history past what is kept, every 16th
- * revision. They read `touched_project`, the project's row as the write left it (`id`,
- * `revision`, `title`, `updated_at`): none when the write changed nothing, so a refused or empty
- * write records nothing. A second statement of one write meets the row the first recorded.
+ * The CTE that records the write's revision in the project's history (a `revisions` row: what
+ * the request did and the path it addressed, as locking the project set them, with the
+ * project's title and time after the write), and prunes the history past what is kept
+ * (`layout_prune_history`, migration `history_pruned_in_a_function`: every 16th revision, and
+ * nothing on the others). It reads `touched_project`, the project's row as the write left it
+ * (`id`, `revision`, `title`, `updated_at`): none when the write changed nothing, so a refused
+ * or empty write records and prunes nothing. A second statement of one write meets the row the
+ * first recorded.
  *
  * In the statement, with the rest of what follows from `changed`, rather than in a trigger on
- * `projects`: the revision is a fact of the write, which the statement knows. The nodes'
- * versions stay with the triggers on the node tables, which see every node a cascade deletes or
- * a copy inserts (bench/results/changes.md says what each costs).
+ * `projects`: the revision is a fact of the write, which the statement knows. The pruning is a
+ * function, not DELETEs of the statement, so that the fifteen writes of sixteen that prune
+ * nothing do not set them up either. The nodes' versions stay with the triggers on the node
+ * tables, which see every node a cascade deletes or a copy inserts (bench/results/changes.md
+ * says what each costs).
  */
 export const RECORD_REVISION = [
   `recorded_revision AS (
@@ -66,21 +70,9 @@ export const RECORD_REVISION = [
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id), t.title
     FROM touched_project t
+      CROSS JOIN LATERAL layout_prune_history(t.id, t.revision, ${KEPT_REVISIONS}) pruned
     ON CONFLICT (project_id, revision) DO UPDATE
       SET created_at = EXCLUDED.created_at, title = EXCLUDED.title)`,
-  // Every 16th revision prunes what fell out of the kept ones. The bound is a scalar subquery,
-  // so that it is an index condition: NULL on the other revisions, and the index scans stop at
-  // once, instead of reading every revision and version of the project to drop them in a join.
-  `pruned_revisions AS (
-    DELETE FROM revisions h
-    WHERE h.project_id = $projectId
-      AND h.revision <= (SELECT t.revision - ${KEPT_REVISIONS} FROM touched_project t
-        WHERE t.revision % 16 = 0))`,
-  `pruned_versions AS (
-    DELETE FROM node_versions v
-    WHERE v.project_id = $projectId
-      AND v.to_revision <= (SELECT t.revision - ${KEPT_REVISIONS} + 1 FROM touched_project t
-        WHERE t.revision % 16 = 0))`,
 ];
 
 /**
