@@ -659,4 +659,36 @@ describe('history retention (HISTORY_REVISIONS)', () => {
       await db.end();
     }
   });
+
+  it('keeps the oldest kept state whole right after a revision that prunes', async () => {
+    const { project, contents } = await createLayout(api, token);
+    const content = (
+      await api.post(contents, { type: 'text', data: { html: '<p>0</p>' } }, { token })
+    ).body._id as string;
+    const revisionNow = async () => (await api.get(project, { token })).body.revision as number;
+    // One content rewritten at every revision: each closes the version the one before opened.
+    const rewriteUntil = async (revision: number) => {
+      while ((await revisionNow()) < revision) {
+        const html = `<p>${(await revisionNow()) + 1}</p>`;
+        const put = await api.put(
+          `${contents}/${content}`,
+          { type: 'text', data: { html } },
+          {
+            token,
+          },
+        );
+        expect(put.status).toBe(200);
+      }
+    };
+    await rewriteUntil(28);
+    const then = await api.get(project, { token });
+    // 32 prunes (every 16th): 28 is then the oldest of the 5 kept, and its content's version
+    // ended at 29, on the bound of what the pruning deletes.
+    await rewriteUntil(32);
+    expect(await revisionNow()).toBe(32);
+    const past = await api.get(`${project}/revisions/28`, { token });
+    expect(past.status).toBe(200);
+    expect(past.text).toBe(then.text);
+    expect((await api.get(`${project}/revisions/27`, { token })).status).toBe(404);
+  });
 });
