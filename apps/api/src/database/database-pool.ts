@@ -12,10 +12,26 @@ const logger = new Logger('Database');
 /** How the pool's connections plan statements (see createDatabasePool). */
 export const PLAN_CACHE_MODE = 'force_generic_plan';
 
-export function createDatabasePool(url: string, config: DatabaseConfig): Pool {
+/**
+ * Connections the pool keeps open however long they stay idle. An editor autosaves after a
+ * pause, and a pause outlasts the idle timeout: without them, its write waited for a new
+ * backend and then for a new plan of every statement it ran (bench/results/changes.md).
+ */
+export const WARM_CONNECTIONS = 2;
+
+/** How long a connection beyond the warm ones stays open while idle (node-postgres's default). */
+export const IDLE_CONNECTION_MS = 10_000;
+
+export function createDatabasePool(
+  url: string,
+  config: DatabaseConfig,
+  idleConnectionMs = IDLE_CONNECTION_MS,
+): Pool {
   const pool = new Pool({
     connectionString: url,
     max: config.poolSize,
+    min: Math.min(WARM_CONNECTIONS, config.poolSize),
+    idleTimeoutMillis: idleConnectionMs,
     connectionTimeoutMillis: config.timeoutMs,
     // Bounded statements: a stuck database answers 503 instead of hanging a request.
     statement_timeout: config.timeoutMs,
