@@ -133,7 +133,8 @@ describe('deleting an account that stored a lot', () => {
     expect(
       await count(
         `SELECT (SELECT count(*) FROM blocks WHERE project_id = ANY($1::uuid[]))
-              + (SELECT count(*) FROM contents WHERE project_id = ANY($1::uuid[])) AS n`,
+              + (SELECT count(*) FROM contents WHERE project_id = ANY($1::uuid[]))
+              + (SELECT count(*) FROM node_versions WHERE project_id = ANY($1::uuid[])) AS n`,
         [heavy.layouts.map((layout) => projectId(layout.project))],
       ),
     ).toBe(0);

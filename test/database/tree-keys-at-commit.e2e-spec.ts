@@ -34,16 +34,13 @@ describe('the tree’s foreign keys, checked at commit', () => {
        ORDER BY 1`,
       [TREE_TABLES],
     );
-    // Each node's parent and project, and the project's owner.
+    // Each node's parent (a block's parent is the project), and the project's owner.
     expect(rows.map((k) => k.name)).toEqual([
       'blocks_project_id_fkey',
-      'columns_project_id_fkey',
       'columns_project_id_row_id_fkey',
       'contents_project_id_column_id_fkey',
-      'contents_project_id_fkey',
       'projects_owner_id_fkey',
       'rows_project_id_block_id_fkey',
-      'rows_project_id_fkey',
     ]);
     expect(rows.filter((k) => !k.deferred)).toEqual([]);
   });

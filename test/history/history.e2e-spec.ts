@@ -600,15 +600,31 @@ describe('history and undo', () => {
     expect(tags.size).toBe(6);
   });
 
-  it('deletes the history with the project', async () => {
+  it('deletes the history with the project, and the whole tree', async () => {
     const tree = await buildTree(api, token, { blocks: 1, rows: 1, columns: [12], contents: 2 });
+    // Rows, columns and contents go through their parents' keys, which hold the project.
+    const left = async () =>
+      (
+        await db.query<Record<string, number>>(
+          `SELECT (SELECT count(*) FROM revisions WHERE project_id = $1)::int AS revisions,
+             (SELECT count(*) FROM node_versions WHERE project_id = $1)::int AS versions,
+             (SELECT count(*) FROM blocks WHERE project_id = $1)::int AS blocks,
+             (SELECT count(*) FROM rows WHERE project_id = $1)::int AS rows,
+             (SELECT count(*) FROM columns WHERE project_id = $1)::int AS columns,
+             (SELECT count(*) FROM contents WHERE project_id = $1)::int AS contents`,
+          [tree.projectId],
+        )
+      ).rows[0];
+    expect(Object.values(await left()).every((n) => n > 0)).toBe(true);
     ok(await api.delete(tree.project, { token }), 204);
-    const left = await db.query(
-      `SELECT (SELECT count(*) FROM revisions WHERE project_id = $1)
-         + (SELECT count(*) FROM node_versions WHERE project_id = $1) AS n`,
-      [tree.projectId],
-    );
-    expect(Number(left.rows[0].n)).toBe(0);
+    expect(await left()).toEqual({
+      revisions: 0,
+      versions: 0,
+      blocks: 0,
+      rows: 0,
+      columns: 0,
+      contents: 0,
+    });
     expect((await api.get(`${tree.project}/revisions`, { token })).status).toBe(404);
   });
 });
