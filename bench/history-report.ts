@@ -98,6 +98,7 @@ export function renderHistory(results: RunResults): string[] {
   }
   if (reads) {
     const { lone, loaded, restore } = reads;
+    const beside = lone.currentBesideFirst ?? lone.current;
     lines.push(
       `A copy of the first read project (\`POST /projects/<id>/duplicate\`: the seed’s 90 ` +
         `contents, ${f(reads.bytes / 1024)} KiB as \`GET /projects/<id>\`), then ` +
@@ -105,7 +106,8 @@ export function renderHistory(results: RunResults): string[] {
         `state (\`GET /projects/<copy>\`) and the state at revision ${reads.past} ` +
         `(\`GET /projects/<copy>/revisions/${reads.past}\`, as large), first one request at a ` +
         `time, in turn, ${LONE_READS} of each (after 10 of each not counted), timed from request ` +
-        `to the end of the body; then under load, autocannon with ${loaded.connections} ` +
+        `to the end of the body; then every other past state once (its first read, which builds ` +
+        `it), each right after a current read; then under load, autocannon with ${loaded.connections} ` +
         `connections, ${f(loaded.seconds)} s of each in two slices taken in turn, after a ` +
         `warm-up of each. Then ${RESTORES} restores (\`POST .../revisions/<n>/restore\` with ` +
         `\`If-Match\` of the previous answer, as an undo sends it), one at a time, alternately to ` +
@@ -147,13 +149,26 @@ export function renderHistory(results: RunResults): string[] {
             '–',
             '–',
           ],
+          ...(beside === lone.current
+            ? []
+            : [
+                [
+                  'current state, each right before a first read',
+                  latency(beside),
+                  String(beside.failures),
+                  '–',
+                  '–',
+                  '–',
+                ],
+              ]),
           ['restore (undo / redo)', latency(restore), String(restore.failures), '–', '–', '–'],
         ],
       ),
       '',
       `- A past state's first read builds it, and the instance serves it again from then on ` +
-        `(a past state never changes): first read ÷ current, p50 ` +
-        `${x(ratio(lone.pastFirst.p50, lone.current.p50))}.`,
+        `(a past state never changes): first read ÷ current` +
+        `${beside === lone.current ? '' : ' (the reads taken in turn with it)'}, p50 ` +
+        `${x(ratio(lone.pastFirst.p50, beside.p50))}.`,
       `- Past ÷ current, one at a time: p50 ${x(ratio(lone.past.p50, lone.current.p50))}, p99 ` +
         `${x(ratio(lone.past.p99, lone.current.p99))}; under load the past state is read at ` +
         `${x(ratio(loaded.past.rps, loaded.current.rps))} the current read’s rate.`,

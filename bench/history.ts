@@ -23,8 +23,11 @@ export const MOVE_REPETITIONS = 200;
 const UPDATED_CONTENTS = 90;
 /** The large project: 10 blocks × 2 rows × 5 columns (size 2) × 20 texts = 2 000 contents. */
 export const LARGE_SHAPE = { blocks: 10, rows: 2, columns: 5, contents: 20 } as const;
-/** Content updates made on the copy of a read project before its history is read. */
-export const HISTORY_UPDATES = 20;
+/**
+ * Content updates made on the copy of a read project before its history is read: as many past
+ * states to read once each, less two.
+ */
+export const HISTORY_UPDATES = 40;
 /** Lone requests of each kind (current read, past read; restores), after a warm-up of 10. */
 export const LONE_READS = 200;
 export const RESTORES = 100;
@@ -88,9 +91,16 @@ export interface HistoryReadsResult {
   past: number;
   /**
    * One request at a time, current and past in turn; then each other past state of the
-   * updates once, its first read (built, where the others are served again as kept).
+   * updates once, its first read (built, where the others are served again as kept), each
+   * right after a read of the current state (`currentBesideFirst`).
    */
-  lone: { current: LatencySummary; past: LatencySummary; pastFirst: LatencySummary };
+  lone: {
+    current: LatencySummary;
+    past: LatencySummary;
+    pastFirst: LatencySummary;
+    /** Absent from the raw numbers of runs before 2026-11-27-0938's successor. */
+    currentBesideFirst?: LatencySummary;
+  };
   /** Under load (autocannon, the bench's connections), slices taken in turn. */
   loaded: { connections: number; seconds: number; current: LoadedRead; past: LoadedRead };
   /** Restores one at a time, with If-Match, alternately to two revisions one update apart. */
@@ -444,8 +454,9 @@ function combine(results: autocannon.Result[], seconds: number[]): LoadedRead {
  * its recent past states are as large as its current one. Then, on the copy:
  * - `GET /projects/<copy>` and `GET /projects/<copy>/revisions/<n>` (n: HISTORY_UPDATES / 2
  *   updates back), one request at a time, in turn, LONE_READS of each after 10 of each not
- *   counted; then the same reads under load (autocannon, the bench's connections), two slices
- *   of each in turn after a warm-up of each;
+ *   counted; then every other past state of the updates once (its first read, which builds
+ *   it), each right after a current read; then the current and the past read under load
+ *   (autocannon, the bench's connections), two slices of each in turn after a warm-up of each;
  * - RESTORES restores one at a time, alternately to the revision before the last update and to
  *   the last (each changes one content), each with `If-Match` of the previous answer's ETag as
  *   an undo sends it, after 10 not counted.
@@ -489,11 +500,18 @@ export async function measureHistoryReads(
       if (i >= 10) lone[kind].push(read.ms);
     }
   }
-  // The first read of a past state builds it; every later one serves what this built.
+  // The first read of a past state builds it; every later one serves what this built. Each
+  // comes right after a read of the current state, which it is compared with, so that a drift
+  // of the machine's speed meets both series alike.
   const firstReads: number[] = [];
+  const besideFirst: number[] = [];
   let firstFailed = 0;
+  let besideFailed = 0;
   for (let revision = current - HISTORY_UPDATES + 1; revision < current; revision++) {
     if (revision === past) continue;
+    const now = await timedGet(url, paths.current, token);
+    if (now.status === 200) besideFirst.push(now.ms);
+    else besideFailed++;
     const read = await timedGet(url, `/projects/${copy}/revisions/${revision}`, token);
     if (read.status === 200) firstReads.push(read.ms);
     else firstFailed++;
@@ -502,10 +520,12 @@ export async function measureHistoryReads(
     current: summarize(lone.current, failed.current),
     past: summarize(lone.past, failed.past),
     pastFirst: summarize(firstReads, firstFailed),
+    currentBesideFirst: summarize(besideFirst, besideFailed),
   };
   log(
     `  one at a time: current p50 ${loneResult.current.p50} ms, past p50 ${loneResult.past.p50} ms, ` +
-      `a past state's first read p50 ${loneResult.pastFirst.p50} ms`,
+      `a past state's first read p50 ${loneResult.pastFirst.p50} ms (current beside it ` +
+      `${loneResult.currentBesideFirst.p50} ms)`,
   );
 
   // Under load: a warm-up of each, then two slices of each in turn.

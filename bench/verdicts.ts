@@ -265,14 +265,16 @@ function historyVerdicts(results: RunResults): Verdict[] {
     list.push({ target: restoreTarget, measured: 'not run', status: 'n/a' });
     return list;
   }
-  // Judged on a past state's first read, which builds it: the later ones serve what it built.
+  // Judged on a past state's first read, which builds it (the later ones serve what it built),
+  // against the current reads taken in turn with it.
   const { current, past, pastFirst } = reads.lone;
-  const r = ratio(pastFirst.p50, current.p50);
-  const failed = current.failures + past.failures + pastFirst.failures;
+  const beside = reads.lone.currentBesideFirst ?? current;
+  const r = ratio(pastFirst.p50, beside.p50);
+  const failed = current.failures + past.failures + pastFirst.failures + beside.failures;
   list.push({
     target: pastTarget,
     measured:
-      `${x(r)} first read (${pastFirst.p50} ÷ ${current.p50} ms), ` +
+      `${x(r)} first read (${pastFirst.p50} ÷ ${beside.p50} ms), ` +
       `${x(ratio(past.p50, current.p50))} read again; under load ` +
       `${x(ratio(reads.loaded.current.rps, reads.loaded.past.rps))} fewer req/s` +
       (failed > 0 ? `; ${failed} not 200` : ''),
