@@ -1,6 +1,5 @@
 import { LATENCY_ACCOUNTS, RSS_ACCOUNTS, STREAMS_PER_ACCOUNT } from './events';
 import {
-  HISTORY_UPDATES,
   LARGE_SHAPE,
   type LatencySummary,
   LONE_READS,
@@ -102,12 +101,14 @@ export function renderHistory(results: RunResults): string[] {
     lines.push(
       `A copy of the first read project (\`POST /projects/<id>/duplicate\`: the seed’s 90 ` +
         `contents, ${f(reads.bytes / 1024)} KiB as \`GET /projects/<id>\`), then ` +
-        `${HISTORY_UPDATES} one-content updates on it (revision ${reads.current}). The current ` +
+        // The copy starts at revision 1: one revision per update since.
+        `${reads.current - 1} one-content updates on it (revision ${reads.current}). The current ` +
         `state (\`GET /projects/<copy>\`) and the state at revision ${reads.past} ` +
         `(\`GET /projects/<copy>/revisions/${reads.past}\`, as large), first one request at a ` +
         `time, in turn, ${LONE_READS} of each (after 10 of each not counted), timed from request ` +
         `to the end of the body; then every other past state once (its first read, which builds ` +
-        `it), each right after a current read; then under load, autocannon with ${loaded.connections} ` +
+        `it)${beside === lone.current ? '' : ', each right after a current read'}; then under ` +
+        `load, autocannon with ${loaded.connections} ` +
         `connections, ${f(loaded.seconds)} s of each in two slices taken in turn, after a ` +
         `warm-up of each. Then ${RESTORES} restores (\`POST .../revisions/<n>/restore\` with ` +
         `\`If-Match\` of the previous answer, as an undo sends it), one at a time, alternately to ` +

@@ -98,7 +98,7 @@ export interface HistoryReadsResult {
     current: LatencySummary;
     past: LatencySummary;
     pastFirst: LatencySummary;
-    /** Absent from the raw numbers of runs before 2026-11-27-0938's successor. */
+    /** Absent from the raw numbers of runs before 2026-11-27-0955: those compare with `current`. */
     currentBesideFirst?: LatencySummary;
   };
   /** Under load (autocannon, the bench's connections), slices taken in turn. */

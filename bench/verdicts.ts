@@ -270,7 +270,11 @@ function historyVerdicts(results: RunResults): Verdict[] {
   const { current, past, pastFirst } = reads.lone;
   const beside = reads.lone.currentBesideFirst ?? current;
   const r = ratio(pastFirst.p50, beside.p50);
-  const failed = current.failures + past.failures + pastFirst.failures + beside.failures;
+  const failed =
+    current.failures +
+    past.failures +
+    pastFirst.failures +
+    (beside === current ? 0 : beside.failures);
   list.push({
     target: pastTarget,
     measured:
