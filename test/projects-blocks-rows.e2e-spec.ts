@@ -145,6 +145,15 @@ describe('projects, blocks and rows', () => {
     );
     expect(moved.body).toEqual({ ...r2, description: 'two' });
     expect(await rowIds()).toEqual([r1._id, r2._id]);
+
+    // Every member of a row's body may be left out, and so may the body itself.
+    const bare = await api.post(rows, undefined, { token });
+    expect(bare.status).toBe(201);
+    expect(bare.body).toEqual({ _id: expect.any(String), description: '', columns: [] });
+    expect(await rowIds()).toEqual([r1._id, r2._id, bare.body._id]);
+    const notAnObject = await api.post(rows, [], { token });
+    expect(notAnObject.status).toBe(400);
+    expect(await rowIds()).toEqual([r1._id, r2._id, bare.body._id]);
   });
 
   it('deletes a whole subtree with its block', async () => {

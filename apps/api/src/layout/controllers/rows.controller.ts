@@ -44,6 +44,7 @@ export class RowsController {
       'Creates a row in the block, at the end of its rows or at `position`; its description is ' +
       '`""` when left out.',
   })
+  @ApiOptionalBody(CreateRowDto)
   @ApiCreatedJsonResponse(RowResponse, NEW.row, 'The new row.')
   @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
   create(
