@@ -187,14 +187,28 @@ describe('protocol', () => {
       expect(response.headers['www-authenticate']).toMatch(/^Bearer realm="layout"$/);
     });
 
-    it.each(['Bearer nope', 'Bearer ' + 'a'.repeat(43), 'Basic dXNlcjpwYXNz', 'Bearer', 'token'])(
-      'answers Authorization %j with 401',
-      async (authorization) => {
-        const response = await api.get('/projects', { headers: { authorization } });
-        expectProblem(response, 401, '/problems/unauthorized');
-        expect(response.headers['www-authenticate']).toMatch(/^Bearer /);
+    it.each(['Bearer', 'bearer', 'BEARER   '])(
+      'takes the token after the scheme %j, in any case and after any number of spaces',
+      async (scheme) => {
+        const response = await api.get('/accounts/auth/me', {
+          headers: { authorization: `${scheme} ${token}` },
+        });
+        expect(response.status).toBe(200);
       },
     );
+
+    it.each([
+      'Bearer nope',
+      'Bearer ' + 'a'.repeat(43),
+      'Basic dXNlcjpwYXNz',
+      'Bearer',
+      'token',
+      'Bearer  a b',
+    ])('answers Authorization %j with 401', async (authorization) => {
+      const response = await api.get('/projects', { headers: { authorization } });
+      expectProblem(response, 401, '/problems/unauthorized');
+      expect(response.headers['www-authenticate']).toMatch(/^Bearer /);
+    });
   });
 
   describe('CORS', () => {

@@ -24,6 +24,7 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
       context.getClass(),
     ]);
     if (isPublic || this.comesWithTicket(context)) return true;
+    withOneSpaceAfterScheme(context.switchToHttp().getRequest<FastifyRequest>());
     return super.canActivate(context);
   }
 
@@ -63,4 +64,14 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
     }
     throw new AuthenticationRequiredError('Send an Authorization: Bearer <token> header');
   }
+}
+
+/**
+ * RFC 6750 (§2.1) and RFC 9110 (§11.4) let any number of spaces separate the scheme from the
+ * token, while passport-http-bearer splits the header on one: `Bearer  <token>` would read as
+ * malformed. Nothing else of the header changes.
+ */
+function withOneSpaceAfterScheme(request: FastifyRequest): void {
+  const header = request.headers.authorization;
+  if (header?.includes('  ')) request.headers.authorization = header.replace(/^(\S+) +/, '$1 ');
 }
