@@ -283,6 +283,23 @@ describe('DatabaseNotifications', () => {
     expect(last().closed).toBe(true);
   });
 
+  it('sends many notifications in one statement, and nothing for none', async () => {
+    const { open, last } = connections();
+    notifications = new DatabaseNotifications(open, TIMING);
+    await notifications.onApplicationBootstrap();
+    await expect(notifications.sendEach('heard', [])).resolves.toBe(true);
+    expect(last().statements).toEqual([]);
+    await expect(notifications.sendEach('heard', ['p1', 'p2'])).resolves.toBe(true);
+    expect(last().statements).toEqual([
+      'SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload',
+    ]);
+    expect(last().values).toEqual([['heard', ['p1', 'p2']]]);
+    last().failNext = new Error('Connection terminated');
+    await expect(notifications.sendEach('heard', ['p3'])).resolves.toBe(false);
+    expect(last().closed).toBe(true);
+    await expect(notifications.sendEach('heard', ['p4'])).resolves.toBe(false);
+  });
+
   it('refuses a channel name that LISTEN would fold or that needs quoting', () => {
     notifications = new DatabaseNotifications(connections().open, TIMING);
     for (const name of ['Tokens', 'token revoked', '', 'x'.repeat(64), '1st']) {

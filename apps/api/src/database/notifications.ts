@@ -125,6 +125,22 @@ export class DatabaseNotifications implements OnApplicationBootstrap, OnModuleDe
     return this.run(connection, 'SELECT pg_notify($1, $2)', [channel, payload]);
   }
 
+  /**
+   * Sends one notification per payload with one statement (one round trip, one transaction):
+   * as `send`, for many at once.
+   */
+  sendEach(channel: string, payloads: readonly string[]): Promise<boolean> {
+    if (!CHANNEL.test(channel)) throw new Error(`Not a channel name: ${JSON.stringify(channel)}`);
+    const connection = this.connection;
+    if (!connection) return Promise.resolve(false);
+    if (payloads.length === 0) return Promise.resolve(true);
+    return this.run(
+      connection,
+      'SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload',
+      [channel, payloads],
+    );
+  }
+
   /** Waits for the first connection (or its failure: it then keeps trying in the background). */
   async onApplicationBootstrap(): Promise<void> {
     await this.connect();
