@@ -32,6 +32,11 @@ describe('the database pool’s plans', () => {
     expect(rows[0].plan_cache_mode).toBe('force_generic_plan');
   });
 
+  it('compiles no plan: JIT would compile a costly plan again at every execution', async () => {
+    const { rows } = await pool.query<{ jit: string }>('SHOW jit');
+    expect(rows[0].jit).toBe('off');
+  });
+
   it('runs a named statement on its generic plan from the first call, whatever its values', async () => {
     const counts: number[] = [];
     for (const skewed of [1, 9995, 1, 9999, 1, 9991, 1]) {

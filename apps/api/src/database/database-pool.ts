@@ -43,7 +43,10 @@ export function createDatabasePool(
     // PostgreSQL's own choice is made from estimates: on some tables it kept planning a move anew
     // at every call, and planning cost more than running. Prisma's unnamed statements are
     // planned generically too; they find accounts, tokens and projects by key or by owner.
-    options: `-c plan_cache_mode=${PLAN_CACHE_MODE}`,
+    // No JIT: PostgreSQL compiles a plan whose estimated cost passes `jit_above_cost` again at
+    // every execution, and for the statements that rewrite a whole level (a restore's) that took
+    // seconds, where running them took milliseconds.
+    options: `-c plan_cache_mode=${PLAN_CACHE_MODE} -c jit=off`,
     // Statements sent on a connection before the previous one answered go out at once (each
     // with its own Sync), so a write can send its lock and its statements in one burst: the
     // project stays locked for as long as PostgreSQL works on them, not for this process's

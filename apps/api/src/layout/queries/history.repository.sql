@@ -990,6 +990,17 @@ WHERE
       AND v.id = x.id
   );
 
+-- history.restore-plan-as-before
+-- parameters: none
+SELECT
+  set_config('enable_nestloop', current_setting('layout.enable_nestloop'), true);
+
+-- history.restore-plan-whole-levels
+-- parameters: none
+SELECT
+  set_config('layout.enable_nestloop', current_setting('enable_nestloop'), true),
+  set_config('enable_nestloop', 'off', true);
+
 -- history.restore-project
 -- parameters: $1 projectId, $2 revision, $3 kept
 WITH

@@ -117,6 +117,7 @@ export class HistoryRepository {
     round: Round,
     params: RestoreParams,
   ): Pending<{ json: string; treeBytes: number } | undefined> {
+    round.rows(RESTORE.plan.wholeLevels, {});
     for (const statement of [
       ...RESTORE.deletes,
       RESTORE.shift,
@@ -125,8 +126,8 @@ export class HistoryRepository {
     ]) {
       round.rows(statement, params);
     }
-    return round
-      .row(RESTORE.project, params)
-      .map((row) => row && { json: row.json, treeBytes: Number(row.tree_bytes) });
+    const project = round.row(RESTORE.project, params);
+    round.rows(RESTORE.plan.asBefore, {});
+    return project.map((row) => row && { json: row.json, treeBytes: Number(row.tree_bytes) });
   }
 }

@@ -301,8 +301,30 @@ const RESTORE_PROJECT = sqlStatement<RestoreParams, { json: string; tree_bytes: 
    SELECT u.json, u.tree_bytes::text AS tree_bytes FROM touched_project u`,
 );
 
-/** A restore's statements, in the order they run. */
+/**
+ * A restore rewrites whole levels of a project, on generic plans made without knowing how many
+ * nodes it holds: on a guess of a few, PostgreSQL nested loops that looked a node up once per
+ * sibling, so the undo of one change in a block of 500 rows outran the database's deadline.
+ * Hash and merge joins cost what the level holds whatever the guess. The restore's statements
+ * are planned with nested loops off (a connection plans each once, on the restore's first run
+ * there), and the setting is put back for whatever the transaction runs after them.
+ */
+const PLAN_WHOLE_LEVELS = sqlStatement(
+  'history.restore-plan-whole-levels',
+  `SELECT set_config('layout.enable_nestloop', current_setting('enable_nestloop'), true),
+     set_config('enable_nestloop', 'off', true)`,
+);
+const PLAN_AS_BEFORE = sqlStatement(
+  'history.restore-plan-as-before',
+  `SELECT set_config('enable_nestloop', current_setting('layout.enable_nestloop'), true)`,
+);
+
+/**
+ * A restore's statements, in the order they run: the writes between the planner's setting for
+ * whole levels and its return to the transaction's own (see PLAN_WHOLE_LEVELS).
+ */
 export const RESTORE = {
+  plan: { wholeLevels: PLAN_WHOLE_LEVELS, asBefore: PLAN_AS_BEFORE },
   deletes: CHILD_LEVELS.map(deleteGone),
   shift: SHIFT,
   upserts: CHILD_LEVELS.map(upsert),
