@@ -2,6 +2,6 @@ import { DomainError } from './domain-error';
 
 export class DatabaseUnavailableError extends DomainError {
   constructor() {
-    super('The database is unreachable; try again shortly');
+    super('The database is unreachable or did not answer in time; try again shortly');
   }
 }

@@ -182,9 +182,9 @@ const PROBLEM_DOCS: Readonly<Record<DocumentedProblemKind, ProblemDoc>> = {
   },
   databaseUnavailable: {
     when:
-      'The database is unreachable; the service recovers by itself once it is back, try again ' +
-      'after `Retry-After` seconds.',
-    detail: 'The database is unreachable; try again shortly',
+      'The database is unreachable, or did not answer within the deadline (`DATABASE_TIMEOUT_MS`); ' +
+      'the service recovers by itself once it is back, try again after `Retry-After` seconds.',
+    detail: 'The database is unreachable or did not answer in time; try again shortly',
     headers: { 'Retry-After': RETRY_AFTER },
   },
   tooManyConcurrentRequests: {
