@@ -1794,11 +1794,20 @@ WITH
       ct.project_id = $1
   ),
   removed AS (
-    DELETE FROM contents ct USING before b
+    DELETE FROM contents ct
     WHERE
-      ct.id = b.id
-      AND ct.project_id = $1
-      AND NOT (ct.id = ANY (array_remove($5::uuid[], NULL)))
+      ct.project_id = $1
+      AND ct.id = ANY (
+        ARRAY(
+          SELECT
+            b.id
+          FROM
+            before b
+          EXCEPT
+          SELECT
+            unnest($5::uuid[])
+        )
+      )
     RETURNING
       ct.id
   ),

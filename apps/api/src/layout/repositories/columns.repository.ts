@@ -121,7 +121,8 @@ const FIND = sqlStatement<
 
 // The column's contents become exactly `items`, in that order: listed ids are updated in place
 // (their revision moves only when their representation changes), the others created; contents
-// not listed go. New keys start above every current key, so no two rows ever share one. Style
+// not listed go, looked up by key as one array (joined to the list instead, a guess of one row
+// read every content of the project once per content of the column). New keys start above every current key, so no two rows ever share one. Style
 // and data are compared as jsonb: the same values in another key order or spacing are the same
 // content, which keeps its stored text, and so its bytes and its tag.
 const SAME_CONTENT = `(ct.type, ct.style::jsonb, ct.data::jsonb)
@@ -141,9 +142,9 @@ const REPLACE_CONTENTS = treeWriteStatement<
      SELECT ct.id, ${nodeBytes.content('ct')} AS bytes
      FROM contents ct JOIN col ON ct.column_id = col.id WHERE ct.project_id = $projectId),
    removed AS (
-     DELETE FROM contents ct USING before b
-     WHERE ct.id = b.id AND ct.project_id = $projectId
-       AND NOT (ct.id = ANY (array_remove($ids::uuid[], NULL)))
+     DELETE FROM contents ct
+     WHERE ct.project_id = $projectId
+       AND ct.id = ANY (ARRAY(SELECT b.id FROM before b EXCEPT SELECT unnest($ids::uuid[])))
      RETURNING ct.id),
    base AS (SELECT COALESCE((SELECT x.sort_key FROM contents x
      WHERE x.column_id = $columnId AND x.project_id = $projectId
