@@ -273,70 +273,82 @@ FROM
     FROM
       (
         SELECT
-          s.id,
-          s.sort_key,
-          b.sort_key AS key_before,
-          array_agg(s.id) OVER (
+          m.*,
+          bool_and(
+            m.key_before IS NOT NULL
+            AND m.place_then = m.place_before
+          ) OVER (
             PARTITION BY
-              s.parent_id
-            ORDER BY
-              s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
-              AND UNBOUNDED FOLLOWING
-          ) = array_agg(b.id) OVER (
-            PARTITION BY
-              s.parent_id
-            ORDER BY
-              b.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
-              AND UNBOUNDED FOLLOWING
-          ) AS same_list,
-          row_number() OVER (
-            PARTITION BY
-              s.parent_id,
-              b.id IS NULL
-            ORDER BY
-              s.sort_key
-          ) AS rank_then,
-          row_number() OVER (
-            PARTITION BY
-              s.parent_id,
-              b.id IS NULL
-            ORDER BY
-              b.sort_key
-          ) AS rank_before
+              m.parent_id
+          ) AS same_list
         FROM
           (
             SELECT
-              v.id,
-              v.parent_id,
-              v.sort_key
+              s.id,
+              s.parent_id,
+              s.sort_key,
+              b.sort_key AS key_before,
+              row_number() OVER (
+                PARTITION BY
+                  s.parent_id
+                ORDER BY
+                  s.sort_key
+              ) AS place_then,
+              row_number() OVER (
+                PARTITION BY
+                  s.parent_id
+                ORDER BY
+                  b.sort_key
+              ) AS place_before,
+              row_number() OVER (
+                PARTITION BY
+                  s.parent_id,
+                  b.id IS NULL
+                ORDER BY
+                  s.sort_key
+              ) AS rank_then,
+              row_number() OVER (
+                PARTITION BY
+                  s.parent_id,
+                  b.id IS NULL
+                ORDER BY
+                  b.sort_key
+              ) AS rank_before
             FROM
-              node_versions v
-            WHERE
-              v.project_id = $1
-              AND v.from_revision <= $2::int
-              AND (
-                v.to_revision IS NULL
-                OR v.to_revision > $2::int
-              )
-              AND v.level = 'block'
-          ) s
-          LEFT JOIN (
-            SELECT
-              w.id,
-              w.parent_id,
-              w.sort_key
-            FROM
-              node_versions w
-            WHERE
-              w.project_id = $1
-              AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
-              AND (
-                w.to_revision IS NULL
-                OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
-              )
-              AND w.level = 'block'
-          ) b ON b.id = s.id
-          AND b.parent_id IS NOT DISTINCT FROM s.parent_id
+              (
+                SELECT
+                  v.id,
+                  v.parent_id,
+                  v.sort_key
+                FROM
+                  node_versions v
+                WHERE
+                  v.project_id = $1
+                  AND v.from_revision <= $2::int
+                  AND (
+                    v.to_revision IS NULL
+                    OR v.to_revision > $2::int
+                  )
+                  AND v.level = 'block'
+              ) s
+              LEFT JOIN (
+                SELECT
+                  w.id,
+                  w.parent_id,
+                  w.sort_key
+                FROM
+                  node_versions w
+                WHERE
+                  w.project_id = $1
+                  AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
+                  AND (
+                    w.to_revision IS NULL
+                    OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
+                  )
+                  AND w.level = 'block'
+              ) b ON b.id = s.id
+              AND b.parent_id IS NOT DISTINCT FROM s.parent_id
+          ) m
       ) n
   ) k ON k.id = v.id
   LEFT JOIN blocks now ON now.project_id = $1
@@ -420,70 +432,82 @@ FROM
     FROM
       (
         SELECT
-          s.id,
-          s.sort_key,
-          b.sort_key AS key_before,
-          array_agg(s.id) OVER (
+          m.*,
+          bool_and(
+            m.key_before IS NOT NULL
+            AND m.place_then = m.place_before
+          ) OVER (
             PARTITION BY
-              s.parent_id
-            ORDER BY
-              s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
-              AND UNBOUNDED FOLLOWING
-          ) = array_agg(b.id) OVER (
-            PARTITION BY
-              s.parent_id
-            ORDER BY
-              b.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
-              AND UNBOUNDED FOLLOWING
-          ) AS same_list,
-          row_number() OVER (
-            PARTITION BY
-              s.parent_id,
-              b.id IS NULL
-            ORDER BY
-              s.sort_key
-          ) AS rank_then,
-          row_number() OVER (
-            PARTITION BY
-              s.parent_id,
-              b.id IS NULL
-            ORDER BY
-              b.sort_key
-          ) AS rank_before
+              m.parent_id
+          ) AS same_list
         FROM
           (
             SELECT
-              v.id,
-              v.parent_id,
-              v.sort_key
+              s.id,
+              s.parent_id,
+              s.sort_key,
+              b.sort_key AS key_before,
+              row_number() OVER (
+                PARTITION BY
+                  s.parent_id
+                ORDER BY
+                  s.sort_key
+              ) AS place_then,
+              row_number() OVER (
+                PARTITION BY
+                  s.parent_id
+                ORDER BY
+                  b.sort_key
+              ) AS place_before,
+              row_number() OVER (
+                PARTITION BY
+                  s.parent_id,
+                  b.id IS NULL
+                ORDER BY
+                  s.sort_key
+              ) AS rank_then,
+              row_number() OVER (
+                PARTITION BY
+                  s.parent_id,
+                  b.id IS NULL
+                ORDER BY
+                  b.sort_key
+              ) AS rank_before
             FROM
-              node_versions v
-            WHERE
-              v.project_id = $1
-              AND v.from_revision <= $2::int
-              AND (
-                v.to_revision IS NULL
-                OR v.to_revision > $2::int
-              )
-              AND v.level = 'column'
-          ) s
-          LEFT JOIN (
-            SELECT
-              w.id,
-              w.parent_id,
-              w.sort_key
-            FROM
-              node_versions w
-            WHERE
-              w.project_id = $1
-              AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
-              AND (
-                w.to_revision IS NULL
-                OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
-              )
-              AND w.level = 'column'
-          ) b ON b.id = s.id
-          AND b.parent_id IS NOT DISTINCT FROM s.parent_id
+              (
+                SELECT
+                  v.id,
+                  v.parent_id,
+                  v.sort_key
+                FROM
+                  node_versions v
+                WHERE
+                  v.project_id = $1
+                  AND v.from_revision <= $2::int
+                  AND (
+                    v.to_revision IS NULL
+                    OR v.to_revision > $2::int
+                  )
+                  AND v.level = 'column'
+              ) s
+              LEFT JOIN (
+                SELECT
+                  w.id,
+                  w.parent_id,
+                  w.sort_key
+                FROM
+                  node_versions w
+                WHERE
+                  w.project_id = $1
+                  AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
+                  AND (
+                    w.to_revision IS NULL
+                    OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
+                  )
+                  AND w.level = 'column'
+              ) b ON b.id = s.id
+              AND b.parent_id IS NOT DISTINCT FROM s.parent_id
+          ) m
       ) n
   ) k ON k.id = v.id
   LEFT JOIN columns now ON now.project_id = $1
@@ -560,70 +584,82 @@ FROM
     FROM
       (
         SELECT
-          s.id,
-          s.sort_key,
-          b.sort_key AS key_before,
-          array_agg(s.id) OVER (
+          m.*,
+          bool_and(
+            m.key_before IS NOT NULL
+            AND m.place_then = m.place_before
+          ) OVER (
             PARTITION BY
-              s.parent_id
-            ORDER BY
-              s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
-              AND UNBOUNDED FOLLOWING
-          ) = array_agg(b.id) OVER (
-            PARTITION BY
-              s.parent_id
-            ORDER BY
-              b.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
-              AND UNBOUNDED FOLLOWING
-          ) AS same_list,
-          row_number() OVER (
-            PARTITION BY
-              s.parent_id,
-              b.id IS NULL
-            ORDER BY
-              s.sort_key
-          ) AS rank_then,
-          row_number() OVER (
-            PARTITION BY
-              s.parent_id,
-              b.id IS NULL
-            ORDER BY
-              b.sort_key
-          ) AS rank_before
+              m.parent_id
+          ) AS same_list
         FROM
           (
             SELECT
-              v.id,
-              v.parent_id,
-              v.sort_key
+              s.id,
+              s.parent_id,
+              s.sort_key,
+              b.sort_key AS key_before,
+              row_number() OVER (
+                PARTITION BY
+                  s.parent_id
+                ORDER BY
+                  s.sort_key
+              ) AS place_then,
+              row_number() OVER (
+                PARTITION BY
+                  s.parent_id
+                ORDER BY
+                  b.sort_key
+              ) AS place_before,
+              row_number() OVER (
+                PARTITION BY
+                  s.parent_id,
+                  b.id IS NULL
+                ORDER BY
+                  s.sort_key
+              ) AS rank_then,
+              row_number() OVER (
+                PARTITION BY
+                  s.parent_id,
+                  b.id IS NULL
+                ORDER BY
+                  b.sort_key
+              ) AS rank_before
             FROM
-              node_versions v
-            WHERE
-              v.project_id = $1
-              AND v.from_revision <= $2::int
-              AND (
-                v.to_revision IS NULL
-                OR v.to_revision > $2::int
-              )
-              AND v.level = 'content'
-          ) s
-          LEFT JOIN (
-            SELECT
-              w.id,
-              w.parent_id,
-              w.sort_key
-            FROM
-              node_versions w
-            WHERE
-              w.project_id = $1
-              AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
-              AND (
-                w.to_revision IS NULL
-                OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
-              )
-              AND w.level = 'content'
-          ) b ON b.id = s.id
-          AND b.parent_id IS NOT DISTINCT FROM s.parent_id
+              (
+                SELECT
+                  v.id,
+                  v.parent_id,
+                  v.sort_key
+                FROM
+                  node_versions v
+                WHERE
+                  v.project_id = $1
+                  AND v.from_revision <= $2::int
+                  AND (
+                    v.to_revision IS NULL
+                    OR v.to_revision > $2::int
+                  )
+                  AND v.level = 'content'
+              ) s
+              LEFT JOIN (
+                SELECT
+                  w.id,
+                  w.parent_id,
+                  w.sort_key
+                FROM
+                  node_versions w
+                WHERE
+                  w.project_id = $1
+                  AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
+                  AND (
+                    w.to_revision IS NULL
+                    OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
+                  )
+                  AND w.level = 'content'
+              ) b ON b.id = s.id
+              AND b.parent_id IS NOT DISTINCT FROM s.parent_id
+          ) m
       ) n
   ) k ON k.id = v.id
   LEFT JOIN contents now ON now.project_id = $1
@@ -1290,70 +1326,82 @@ FROM
     FROM
       (
         SELECT
-          s.id,
-          s.sort_key,
-          b.sort_key AS key_before,
-          array_agg(s.id) OVER (
+          m.*,
+          bool_and(
+            m.key_before IS NOT NULL
+            AND m.place_then = m.place_before
+          ) OVER (
             PARTITION BY
-              s.parent_id
-            ORDER BY
-              s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
-              AND UNBOUNDED FOLLOWING
-          ) = array_agg(b.id) OVER (
-            PARTITION BY
-              s.parent_id
-            ORDER BY
-              b.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
-              AND UNBOUNDED FOLLOWING
-          ) AS same_list,
-          row_number() OVER (
-            PARTITION BY
-              s.parent_id,
-              b.id IS NULL
-            ORDER BY
-              s.sort_key
-          ) AS rank_then,
-          row_number() OVER (
-            PARTITION BY
-              s.parent_id,
-              b.id IS NULL
-            ORDER BY
-              b.sort_key
-          ) AS rank_before
+              m.parent_id
+          ) AS same_list
         FROM
           (
             SELECT
-              v.id,
-              v.parent_id,
-              v.sort_key
+              s.id,
+              s.parent_id,
+              s.sort_key,
+              b.sort_key AS key_before,
+              row_number() OVER (
+                PARTITION BY
+                  s.parent_id
+                ORDER BY
+                  s.sort_key
+              ) AS place_then,
+              row_number() OVER (
+                PARTITION BY
+                  s.parent_id
+                ORDER BY
+                  b.sort_key
+              ) AS place_before,
+              row_number() OVER (
+                PARTITION BY
+                  s.parent_id,
+                  b.id IS NULL
+                ORDER BY
+                  s.sort_key
+              ) AS rank_then,
+              row_number() OVER (
+                PARTITION BY
+                  s.parent_id,
+                  b.id IS NULL
+                ORDER BY
+                  b.sort_key
+              ) AS rank_before
             FROM
-              node_versions v
-            WHERE
-              v.project_id = $1
-              AND v.from_revision <= $2::int
-              AND (
-                v.to_revision IS NULL
-                OR v.to_revision > $2::int
-              )
-              AND v.level = 'row'
-          ) s
-          LEFT JOIN (
-            SELECT
-              w.id,
-              w.parent_id,
-              w.sort_key
-            FROM
-              node_versions w
-            WHERE
-              w.project_id = $1
-              AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
-              AND (
-                w.to_revision IS NULL
-                OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
-              )
-              AND w.level = 'row'
-          ) b ON b.id = s.id
-          AND b.parent_id IS NOT DISTINCT FROM s.parent_id
+              (
+                SELECT
+                  v.id,
+                  v.parent_id,
+                  v.sort_key
+                FROM
+                  node_versions v
+                WHERE
+                  v.project_id = $1
+                  AND v.from_revision <= $2::int
+                  AND (
+                    v.to_revision IS NULL
+                    OR v.to_revision > $2::int
+                  )
+                  AND v.level = 'row'
+              ) s
+              LEFT JOIN (
+                SELECT
+                  w.id,
+                  w.parent_id,
+                  w.sort_key
+                FROM
+                  node_versions w
+                WHERE
+                  w.project_id = $1
+                  AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
+                  AND (
+                    w.to_revision IS NULL
+                    OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
+                  )
+                  AND w.level = 'row'
+              ) b ON b.id = s.id
+              AND b.parent_id IS NOT DISTINCT FROM s.parent_id
+          ) m
       ) n
   ) k ON k.id = v.id
   LEFT JOIN rows now ON now.project_id = $1
@@ -1461,70 +1509,82 @@ WITH
                 FROM
                   (
                     SELECT
-                      s.id,
-                      s.sort_key,
-                      b.sort_key AS key_before,
-                      array_agg(s.id) OVER (
+                      m.*,
+                      bool_and(
+                        m.key_before IS NOT NULL
+                        AND m.place_then = m.place_before
+                      ) OVER (
                         PARTITION BY
-                          s.parent_id
-                        ORDER BY
-                          s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
-                          AND UNBOUNDED FOLLOWING
-                      ) = array_agg(b.id) OVER (
-                        PARTITION BY
-                          s.parent_id
-                        ORDER BY
-                          b.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
-                          AND UNBOUNDED FOLLOWING
-                      ) AS same_list,
-                      row_number() OVER (
-                        PARTITION BY
-                          s.parent_id,
-                          b.id IS NULL
-                        ORDER BY
-                          s.sort_key
-                      ) AS rank_then,
-                      row_number() OVER (
-                        PARTITION BY
-                          s.parent_id,
-                          b.id IS NULL
-                        ORDER BY
-                          b.sort_key
-                      ) AS rank_before
+                          m.parent_id
+                      ) AS same_list
                     FROM
                       (
                         SELECT
-                          v.id,
-                          v.parent_id,
-                          v.sort_key
+                          s.id,
+                          s.parent_id,
+                          s.sort_key,
+                          b.sort_key AS key_before,
+                          row_number() OVER (
+                            PARTITION BY
+                              s.parent_id
+                            ORDER BY
+                              s.sort_key
+                          ) AS place_then,
+                          row_number() OVER (
+                            PARTITION BY
+                              s.parent_id
+                            ORDER BY
+                              b.sort_key
+                          ) AS place_before,
+                          row_number() OVER (
+                            PARTITION BY
+                              s.parent_id,
+                              b.id IS NULL
+                            ORDER BY
+                              s.sort_key
+                          ) AS rank_then,
+                          row_number() OVER (
+                            PARTITION BY
+                              s.parent_id,
+                              b.id IS NULL
+                            ORDER BY
+                              b.sort_key
+                          ) AS rank_before
                         FROM
-                          node_versions v
-                        WHERE
-                          v.project_id = $1
-                          AND v.from_revision <= $2::int
-                          AND (
-                            v.to_revision IS NULL
-                            OR v.to_revision > $2::int
-                          )
-                          AND v.level = 'block'
-                      ) s
-                      LEFT JOIN (
-                        SELECT
-                          w.id,
-                          w.parent_id,
-                          w.sort_key
-                        FROM
-                          node_versions w
-                        WHERE
-                          w.project_id = $1
-                          AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
-                          AND (
-                            w.to_revision IS NULL
-                            OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
-                          )
-                          AND w.level = 'block'
-                      ) b ON b.id = s.id
-                      AND b.parent_id IS NOT DISTINCT FROM s.parent_id
+                          (
+                            SELECT
+                              v.id,
+                              v.parent_id,
+                              v.sort_key
+                            FROM
+                              node_versions v
+                            WHERE
+                              v.project_id = $1
+                              AND v.from_revision <= $2::int
+                              AND (
+                                v.to_revision IS NULL
+                                OR v.to_revision > $2::int
+                              )
+                              AND v.level = 'block'
+                          ) s
+                          LEFT JOIN (
+                            SELECT
+                              w.id,
+                              w.parent_id,
+                              w.sort_key
+                            FROM
+                              node_versions w
+                            WHERE
+                              w.project_id = $1
+                              AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
+                              AND (
+                                w.to_revision IS NULL
+                                OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
+                              )
+                              AND w.level = 'block'
+                          ) b ON b.id = s.id
+                          AND b.parent_id IS NOT DISTINCT FROM s.parent_id
+                      ) m
                   ) n
               ) k
             WHERE
@@ -1599,70 +1659,82 @@ WITH
                 FROM
                   (
                     SELECT
-                      s.id,
-                      s.sort_key,
-                      b.sort_key AS key_before,
-                      array_agg(s.id) OVER (
+                      m.*,
+                      bool_and(
+                        m.key_before IS NOT NULL
+                        AND m.place_then = m.place_before
+                      ) OVER (
                         PARTITION BY
-                          s.parent_id
-                        ORDER BY
-                          s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
-                          AND UNBOUNDED FOLLOWING
-                      ) = array_agg(b.id) OVER (
-                        PARTITION BY
-                          s.parent_id
-                        ORDER BY
-                          b.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
-                          AND UNBOUNDED FOLLOWING
-                      ) AS same_list,
-                      row_number() OVER (
-                        PARTITION BY
-                          s.parent_id,
-                          b.id IS NULL
-                        ORDER BY
-                          s.sort_key
-                      ) AS rank_then,
-                      row_number() OVER (
-                        PARTITION BY
-                          s.parent_id,
-                          b.id IS NULL
-                        ORDER BY
-                          b.sort_key
-                      ) AS rank_before
+                          m.parent_id
+                      ) AS same_list
                     FROM
                       (
                         SELECT
-                          v.id,
-                          v.parent_id,
-                          v.sort_key
+                          s.id,
+                          s.parent_id,
+                          s.sort_key,
+                          b.sort_key AS key_before,
+                          row_number() OVER (
+                            PARTITION BY
+                              s.parent_id
+                            ORDER BY
+                              s.sort_key
+                          ) AS place_then,
+                          row_number() OVER (
+                            PARTITION BY
+                              s.parent_id
+                            ORDER BY
+                              b.sort_key
+                          ) AS place_before,
+                          row_number() OVER (
+                            PARTITION BY
+                              s.parent_id,
+                              b.id IS NULL
+                            ORDER BY
+                              s.sort_key
+                          ) AS rank_then,
+                          row_number() OVER (
+                            PARTITION BY
+                              s.parent_id,
+                              b.id IS NULL
+                            ORDER BY
+                              b.sort_key
+                          ) AS rank_before
                         FROM
-                          node_versions v
-                        WHERE
-                          v.project_id = $1
-                          AND v.from_revision <= $2::int
-                          AND (
-                            v.to_revision IS NULL
-                            OR v.to_revision > $2::int
-                          )
-                          AND v.level = 'row'
-                      ) s
-                      LEFT JOIN (
-                        SELECT
-                          w.id,
-                          w.parent_id,
-                          w.sort_key
-                        FROM
-                          node_versions w
-                        WHERE
-                          w.project_id = $1
-                          AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
-                          AND (
-                            w.to_revision IS NULL
-                            OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
-                          )
-                          AND w.level = 'row'
-                      ) b ON b.id = s.id
-                      AND b.parent_id IS NOT DISTINCT FROM s.parent_id
+                          (
+                            SELECT
+                              v.id,
+                              v.parent_id,
+                              v.sort_key
+                            FROM
+                              node_versions v
+                            WHERE
+                              v.project_id = $1
+                              AND v.from_revision <= $2::int
+                              AND (
+                                v.to_revision IS NULL
+                                OR v.to_revision > $2::int
+                              )
+                              AND v.level = 'row'
+                          ) s
+                          LEFT JOIN (
+                            SELECT
+                              w.id,
+                              w.parent_id,
+                              w.sort_key
+                            FROM
+                              node_versions w
+                            WHERE
+                              w.project_id = $1
+                              AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
+                              AND (
+                                w.to_revision IS NULL
+                                OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
+                              )
+                              AND w.level = 'row'
+                          ) b ON b.id = s.id
+                          AND b.parent_id IS NOT DISTINCT FROM s.parent_id
+                      ) m
                   ) n
               ) k
             WHERE
@@ -1737,70 +1809,82 @@ WITH
                 FROM
                   (
                     SELECT
-                      s.id,
-                      s.sort_key,
-                      b.sort_key AS key_before,
-                      array_agg(s.id) OVER (
+                      m.*,
+                      bool_and(
+                        m.key_before IS NOT NULL
+                        AND m.place_then = m.place_before
+                      ) OVER (
                         PARTITION BY
-                          s.parent_id
-                        ORDER BY
-                          s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
-                          AND UNBOUNDED FOLLOWING
-                      ) = array_agg(b.id) OVER (
-                        PARTITION BY
-                          s.parent_id
-                        ORDER BY
-                          b.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
-                          AND UNBOUNDED FOLLOWING
-                      ) AS same_list,
-                      row_number() OVER (
-                        PARTITION BY
-                          s.parent_id,
-                          b.id IS NULL
-                        ORDER BY
-                          s.sort_key
-                      ) AS rank_then,
-                      row_number() OVER (
-                        PARTITION BY
-                          s.parent_id,
-                          b.id IS NULL
-                        ORDER BY
-                          b.sort_key
-                      ) AS rank_before
+                          m.parent_id
+                      ) AS same_list
                     FROM
                       (
                         SELECT
-                          v.id,
-                          v.parent_id,
-                          v.sort_key
+                          s.id,
+                          s.parent_id,
+                          s.sort_key,
+                          b.sort_key AS key_before,
+                          row_number() OVER (
+                            PARTITION BY
+                              s.parent_id
+                            ORDER BY
+                              s.sort_key
+                          ) AS place_then,
+                          row_number() OVER (
+                            PARTITION BY
+                              s.parent_id
+                            ORDER BY
+                              b.sort_key
+                          ) AS place_before,
+                          row_number() OVER (
+                            PARTITION BY
+                              s.parent_id,
+                              b.id IS NULL
+                            ORDER BY
+                              s.sort_key
+                          ) AS rank_then,
+                          row_number() OVER (
+                            PARTITION BY
+                              s.parent_id,
+                              b.id IS NULL
+                            ORDER BY
+                              b.sort_key
+                          ) AS rank_before
                         FROM
-                          node_versions v
-                        WHERE
-                          v.project_id = $1
-                          AND v.from_revision <= $2::int
-                          AND (
-                            v.to_revision IS NULL
-                            OR v.to_revision > $2::int
-                          )
-                          AND v.level = 'column'
-                      ) s
-                      LEFT JOIN (
-                        SELECT
-                          w.id,
-                          w.parent_id,
-                          w.sort_key
-                        FROM
-                          node_versions w
-                        WHERE
-                          w.project_id = $1
-                          AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
-                          AND (
-                            w.to_revision IS NULL
-                            OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
-                          )
-                          AND w.level = 'column'
-                      ) b ON b.id = s.id
-                      AND b.parent_id IS NOT DISTINCT FROM s.parent_id
+                          (
+                            SELECT
+                              v.id,
+                              v.parent_id,
+                              v.sort_key
+                            FROM
+                              node_versions v
+                            WHERE
+                              v.project_id = $1
+                              AND v.from_revision <= $2::int
+                              AND (
+                                v.to_revision IS NULL
+                                OR v.to_revision > $2::int
+                              )
+                              AND v.level = 'column'
+                          ) s
+                          LEFT JOIN (
+                            SELECT
+                              w.id,
+                              w.parent_id,
+                              w.sort_key
+                            FROM
+                              node_versions w
+                            WHERE
+                              w.project_id = $1
+                              AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
+                              AND (
+                                w.to_revision IS NULL
+                                OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
+                              )
+                              AND w.level = 'column'
+                          ) b ON b.id = s.id
+                          AND b.parent_id IS NOT DISTINCT FROM s.parent_id
+                      ) m
                   ) n
               ) k
             WHERE
@@ -1875,70 +1959,82 @@ WITH
                 FROM
                   (
                     SELECT
-                      s.id,
-                      s.sort_key,
-                      b.sort_key AS key_before,
-                      array_agg(s.id) OVER (
+                      m.*,
+                      bool_and(
+                        m.key_before IS NOT NULL
+                        AND m.place_then = m.place_before
+                      ) OVER (
                         PARTITION BY
-                          s.parent_id
-                        ORDER BY
-                          s.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
-                          AND UNBOUNDED FOLLOWING
-                      ) = array_agg(b.id) OVER (
-                        PARTITION BY
-                          s.parent_id
-                        ORDER BY
-                          b.sort_key ROWS BETWEEN UNBOUNDED PRECEDING
-                          AND UNBOUNDED FOLLOWING
-                      ) AS same_list,
-                      row_number() OVER (
-                        PARTITION BY
-                          s.parent_id,
-                          b.id IS NULL
-                        ORDER BY
-                          s.sort_key
-                      ) AS rank_then,
-                      row_number() OVER (
-                        PARTITION BY
-                          s.parent_id,
-                          b.id IS NULL
-                        ORDER BY
-                          b.sort_key
-                      ) AS rank_before
+                          m.parent_id
+                      ) AS same_list
                     FROM
                       (
                         SELECT
-                          v.id,
-                          v.parent_id,
-                          v.sort_key
+                          s.id,
+                          s.parent_id,
+                          s.sort_key,
+                          b.sort_key AS key_before,
+                          row_number() OVER (
+                            PARTITION BY
+                              s.parent_id
+                            ORDER BY
+                              s.sort_key
+                          ) AS place_then,
+                          row_number() OVER (
+                            PARTITION BY
+                              s.parent_id
+                            ORDER BY
+                              b.sort_key
+                          ) AS place_before,
+                          row_number() OVER (
+                            PARTITION BY
+                              s.parent_id,
+                              b.id IS NULL
+                            ORDER BY
+                              s.sort_key
+                          ) AS rank_then,
+                          row_number() OVER (
+                            PARTITION BY
+                              s.parent_id,
+                              b.id IS NULL
+                            ORDER BY
+                              b.sort_key
+                          ) AS rank_before
                         FROM
-                          node_versions v
-                        WHERE
-                          v.project_id = $1
-                          AND v.from_revision <= $2::int
-                          AND (
-                            v.to_revision IS NULL
-                            OR v.to_revision > $2::int
-                          )
-                          AND v.level = 'content'
-                      ) s
-                      LEFT JOIN (
-                        SELECT
-                          w.id,
-                          w.parent_id,
-                          w.sort_key
-                        FROM
-                          node_versions w
-                        WHERE
-                          w.project_id = $1
-                          AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
-                          AND (
-                            w.to_revision IS NULL
-                            OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
-                          )
-                          AND w.level = 'content'
-                      ) b ON b.id = s.id
-                      AND b.parent_id IS NOT DISTINCT FROM s.parent_id
+                          (
+                            SELECT
+                              v.id,
+                              v.parent_id,
+                              v.sort_key
+                            FROM
+                              node_versions v
+                            WHERE
+                              v.project_id = $1
+                              AND v.from_revision <= $2::int
+                              AND (
+                                v.to_revision IS NULL
+                                OR v.to_revision > $2::int
+                              )
+                              AND v.level = 'content'
+                          ) s
+                          LEFT JOIN (
+                            SELECT
+                              w.id,
+                              w.parent_id,
+                              w.sort_key
+                            FROM
+                              node_versions w
+                            WHERE
+                              w.project_id = $1
+                              AND w.from_revision < NULLIF(current_setting('layout.revision', true), '')::int
+                              AND (
+                                w.to_revision IS NULL
+                                OR w.to_revision >= NULLIF(current_setting('layout.revision', true), '')::int
+                              )
+                              AND w.level = 'content'
+                          ) b ON b.id = s.id
+                          AND b.parent_id IS NOT DISTINCT FROM s.parent_id
+                      ) m
                   ) n
               ) k
             WHERE

@@ -159,19 +159,22 @@ const STATE_BEFORE = `node_versions w WHERE w.project_id = $projectId
  *   in another order, the nodes whose keys change are the ones that moved.
  */
 function placement(level: ChildLevel): string {
-  const whole = 'ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING';
+  // The list is the same when every child was there before, at the same place: compared place
+  // by place, not as arrays of the whole list on every row (quadratic in a list's length).
   return `(SELECT n.id, CASE WHEN n.same_list THEN n.key_before END AS kept_key,
       n.key_before IS NULL OR (NOT n.same_list AND n.sort_key <> n.key_before
         AND n.rank_then <> n.rank_before) AS replaced
-    FROM (SELECT s.id, s.sort_key, b.sort_key AS key_before,
-        array_agg(s.id) OVER (PARTITION BY s.parent_id ORDER BY s.sort_key ${whole})
-          = array_agg(b.id) OVER (PARTITION BY s.parent_id ORDER BY b.sort_key ${whole}) AS same_list,
-        row_number() OVER (PARTITION BY s.parent_id, b.id IS NULL ORDER BY s.sort_key) AS rank_then,
-        row_number() OVER (PARTITION BY s.parent_id, b.id IS NULL ORDER BY b.sort_key) AS rank_before
-      FROM (SELECT v.id, v.parent_id, v.sort_key FROM ${STATE_AT} AND v.level = '${level}') s
-        LEFT JOIN (SELECT w.id, w.parent_id, w.sort_key FROM ${STATE_BEFORE}
-            AND w.level = '${level}') b
-          ON b.id = s.id AND b.parent_id IS NOT DISTINCT FROM s.parent_id) n)`;
+    FROM (SELECT m.*, bool_and(m.key_before IS NOT NULL AND m.place_then = m.place_before)
+        OVER (PARTITION BY m.parent_id) AS same_list
+      FROM (SELECT s.id, s.parent_id, s.sort_key, b.sort_key AS key_before,
+          row_number() OVER (PARTITION BY s.parent_id ORDER BY s.sort_key) AS place_then,
+          row_number() OVER (PARTITION BY s.parent_id ORDER BY b.sort_key) AS place_before,
+          row_number() OVER (PARTITION BY s.parent_id, b.id IS NULL ORDER BY s.sort_key) AS rank_then,
+          row_number() OVER (PARTITION BY s.parent_id, b.id IS NULL ORDER BY b.sort_key) AS rank_before
+        FROM (SELECT v.id, v.parent_id, v.sort_key FROM ${STATE_AT} AND v.level = '${level}') s
+          LEFT JOIN (SELECT w.id, w.parent_id, w.sort_key FROM ${STATE_BEFORE}
+              AND w.level = '${level}') b
+            ON b.id = s.id AND b.parent_id IS NOT DISTINCT FROM s.parent_id) m) n)`;
 }
 
 /**
