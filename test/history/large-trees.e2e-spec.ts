@@ -69,7 +69,7 @@ describe('writes and restores of trees as large as the limits allow', () => {
     expect(await blocksOf(project)).toBe(full);
   });
 
-  it('deletes a block of 4 000 nodes from a project of 16 000, undoes that, and edits a copy', async () => {
+  it('deletes, undoes, edits, reorders, copies and deletes again in a project of 16 000 nodes', async () => {
     const { project, block, row } = await createLayout(api, token);
     ok(await api.delete(`${row}`, { token }), 204);
     const rowId = ok(await api.post(`${block}/rows`, {}, { token }), 201).body._id as string;
@@ -99,12 +99,36 @@ describe('writes and restores of trees as large as the limits allow', () => {
     expect(await blocksOf(project)).toBe(JSON.stringify(before.body.blocks));
 
     // A node of a copy: its version was written with the copy's thousands, and is closed alone.
-    const copied = ok(await api.get(`${project}/blocks/${blocks[3]._id}`, { token })).body as {
+    const copy = ok(await api.get(`${project}/blocks/${blocks[3]._id}`, { token })).body as {
       rows: { _id: string; columns: { _id: string; contents: { _id: string }[] }[] }[];
     };
-    const column = copied.rows[0].columns[2];
-    const content = `${project}/blocks/${blocks[3]._id}/rows/${copied.rows[0]._id}/columns/${column._id}/contents/${column.contents[500]._id}`;
+    const column = copy.rows[0].columns[2];
+    const content = `${project}/blocks/${blocks[3]._id}/rows/${copy.rows[0]._id}/columns/${column._id}/contents/${column.contents[500]._id}`;
     ok(await api.put(content, { type: 'text', data: { html: '<p>edited</p>' } }, { token }));
     expect(ok(await api.get(content, { token })).body.data).toEqual({ html: '<p>edited</p>' });
+
+    // A column's 1 000 contents put in the reverse order in one PUT, and a row of 4 000 nodes
+    // copied and the copy undone: each changes what it names, whatever the project holds.
+    const columnPath = content.slice(0, content.indexOf('/contents/'));
+    const reversed = column.contents.map(({ _id }) => ({ _id, type: 'text' })).reverse();
+    const put = ok(await api.put(columnPath, { contents: reversed }, { token }));
+    expect((put.body.contents as { _id: string }[]).map(({ _id }) => _id)).toEqual(
+      reversed.map(({ _id }) => _id),
+    );
+    const rowPath = columnPath.slice(0, columnPath.indexOf('/columns/'));
+    const unchanged = await blocksOf(project);
+    const copied = ok(await api.post(`${rowPath}/duplicate`, {}, { token }), 201);
+    const copyRevision = Number(copied.headers['project-revision']);
+    ok(
+      await api.post(`${project}/revisions/${copyRevision - 1}/restore`, undefined, {
+        token,
+        headers: { 'if-match': `"r${copyRevision}"` },
+      }),
+    );
+    expect(await blocksOf(project)).toBe(unchanged);
+
+    // And the project goes whole, its history with it.
+    ok(await api.delete(project, { token }), 204);
+    ok(await api.get(`${project}/revisions`, { token }), 404);
   });
 });
