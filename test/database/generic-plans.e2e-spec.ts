@@ -37,6 +37,13 @@ describe('the database pool’s plans', () => {
     expect(rows[0].jit).toBe('off');
   });
 
+  it('plans no incremental sort, which reads a whole project before a latest version', async () => {
+    const { rows } = await pool.query<{ enable_incremental_sort: string }>(
+      'SHOW enable_incremental_sort',
+    );
+    expect(rows[0].enable_incremental_sort).toBe('off');
+  });
+
   it('runs a named statement on its generic plan from the first call, whatever its values', async () => {
     const counts: number[] = [];
     for (const skewed of [1, 9995, 1, 9999, 1, 9991, 1]) {

@@ -5,8 +5,11 @@
 -- database's guess of a few versions per project it did: each lookup read the project's
 -- versions until it met the node's, once per node closed, and deleting a block of 4 000 nodes
 -- in a project of 16 000 outran the database's deadline. Even the row comparisons it turned into
--- a range on `project_id` over another index, sorted. So the functions plan without sorts: only
--- the primary key gives the order without one, and a TID scan then costs one row.
+-- a range on `project_id`, incrementally sorted, which reads the whole project before its first
+-- row. Without sorts only the primary key gives the order, and a TID scan then costs one row.
+-- The statement-level function says so itself; the per-row one would pay for a `SET` clause at
+-- every row, so it relies on the service's connections, which plan without incremental sorts
+-- (database-pool.ts).
 
 -- Nodes that go with their project need nothing closed: the project's versions went before
 -- them (projects_delete_versions). The function plans its own statement with nested loops, as a
@@ -33,7 +36,7 @@ END
 $$;
 
 CREATE OR REPLACE FUNCTION layout_version_changed_node() RETURNS trigger
-LANGUAGE plpgsql SET enable_sort = off SET enable_incremental_sort = off AS $$
+LANGUAGE plpgsql AS $$
 DECLARE
   revision integer := layout_write_revision();
 BEGIN

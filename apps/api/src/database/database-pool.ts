@@ -45,8 +45,10 @@ export function createDatabasePool(
     // planned generically too; they find accounts, tokens and projects by key or by owner.
     // No JIT: PostgreSQL compiles a plan whose estimated cost passes `jit_above_cost` again at
     // every execution, and for the statements that rewrite a whole level (a restore's) that took
-    // seconds, where running them took milliseconds.
-    options: `-c plan_cache_mode=${PLAN_CACHE_MODE} -c jit=off`,
+    // seconds, where running them took milliseconds. No incremental sorts: on a guess of a few
+    // rows one looked cheap for a node's latest version, and it reads the whole project first
+    // (the version triggers' seek on the primary key, migration versions_closed_by_their_address).
+    options: `-c plan_cache_mode=${PLAN_CACHE_MODE} -c jit=off -c enable_incremental_sort=off`,
     // Statements sent on a connection before the previous one answered go out at once (each
     // with its own Sync), so a write can send its lock and its statements in one burst: the
     // project stays locked for as long as PostgreSQL works on them, not for this process's
