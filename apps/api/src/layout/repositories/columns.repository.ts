@@ -122,9 +122,10 @@ const FIND = sqlStatement<
 // The column's contents become exactly `items`, in that order: listed ids are updated in place
 // (their revision moves only when their representation changes), the others created; contents
 // not listed go, looked up by key as one array (joined to the list instead, a guess of one row
-// read every content of the project once per content of the column). New keys start above every current key, so no two rows ever share one. Style
-// and data are compared as jsonb: the same values in another key order or spacing are the same
-// content, which keeps its stored text, and so its bytes and its tag.
+// read every content of the project once per content of the column). New keys start above every
+// current key, so no two rows ever share one. Style and data are compared as jsonb: the same
+// values in another key order or spacing are the same content, which keeps its stored text, and
+// so its bytes and its tag.
 const SAME_CONTENT = `(ct.type, ct.style::jsonb, ct.data::jsonb)
   IS NOT DISTINCT FROM (excluded.type, excluded.style::jsonb, excluded.data::jsonb)`;
 const REPLACE_CONTENTS = treeWriteStatement<
