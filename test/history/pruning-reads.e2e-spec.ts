@@ -8,6 +8,8 @@ import { buildTree, idOf } from '../support/tree-builder';
  * Every tree write records its revision and, every 16th revision, prunes the history past what
  * is kept (RECORD_REVISION). On the other fifteen, the pruning must read nothing: a write that
  * scanned the project's whole history to delete none of it got slower with every revision kept.
+ * On a 16th, it deletes only what fell out of the kept window since the 16th before: a range
+ * that began at the project's first revision walked everything pruned before, until a vacuum.
  */
 describe('the history’s pruning in a write', () => {
   let app: NestFastifyApplication;
@@ -42,6 +44,10 @@ describe('the history’s pruning in a write', () => {
     revisionsRead: number;
     versionsLeft: number;
     revisionsLeft: number;
+    /** The project's revisions left, in order. */
+    revisions: number[];
+    /** The revisions that closed the project's versions left (null: still open), in order. */
+    closedAt: (number | null)[];
   }
 
   /**
@@ -74,15 +80,20 @@ describe('the history’s pruning in a write', () => {
              FROM pg_stat_xact_user_tables WHERE relid = 'revisions'::regclass)::int
              AS "revisionsRead"`,
       );
-      const left = await db.query<{ versions: number; revisions: number }>(
-        `SELECT (SELECT count(*)::int FROM node_versions WHERE project_id = $1) AS versions,
-           (SELECT count(*)::int FROM revisions WHERE project_id = $1) AS revisions`,
+      const left = await db.query<{ revisions: number[]; closedAt: (number | null)[] }>(
+        `SELECT ARRAY(SELECT revision FROM revisions WHERE project_id = $1 ORDER BY revision)
+             AS revisions,
+           ARRAY(SELECT to_revision FROM node_versions WHERE project_id = $1
+             ORDER BY to_revision NULLS LAST) AS "closedAt"`,
         [projectId],
       );
+      const { revisions, closedAt } = left.rows[0];
       return {
         ...work.rows[0],
-        versionsLeft: left.rows[0].versions,
-        revisionsLeft: left.rows[0].revisions,
+        versionsLeft: closedAt.length,
+        revisionsLeft: revisions.length,
+        revisions,
+        closedAt,
       };
     } finally {
       await db.query('ROLLBACK').catch(() => undefined);
@@ -90,16 +101,17 @@ describe('the history’s pruning in a write', () => {
     }
   }
 
-  /** A project with history: every content replaced once, so that versions were closed. */
+  /**
+   * A project with history: every content replaced twice, so that versions were closed, and
+   * some 16th revision's window lies wholly inside it.
+   */
   async function projectWithHistory() {
     const t = await buildTree(api, token, { blocks: 1, rows: 2, columns: [6, 6], contents: 3 });
-    for (const content of t.contents.flat(3)) {
-      const replaced = await api.put(
-        content,
-        { type: 'text', data: { html: '<p>again</p>' } },
-        { token },
-      );
-      expect(replaced.status).toBe(200);
+    for (const html of ['<p>again</p>', '<p>once more</p>']) {
+      for (const content of t.contents.flat(3)) {
+        const replaced = await api.put(content, { type: 'text', data: { html } }, { token });
+        expect(replaced.status).toBe(200);
+      }
     }
     const { body } = await api.get(t.project, { token });
     const revision = (body as { revision: number }).revision;
@@ -116,15 +128,42 @@ describe('the history’s pruning in a write', () => {
     expect(quiet.revisionsLeft).toBeGreaterThan(10);
   });
 
-  it('prunes on a 16th revision, past what is kept', async () => {
+  it('prunes on a 16th revision what fell out of the kept window since the 16th before', async () => {
     const { projectId, content, revision } = await projectWithHistory();
-    const sixteenth = (Math.floor(revision / 16) + 2) * 16;
+    // A 16th whose window, (sixteenth - 18, sixteenth - 2] when 2 are kept, lies inside the
+    // project's history: what is older was the 16th before's to delete, what is newer is kept.
+    const sixteenth = Math.floor((revision + 2) / 16) * 16;
+    expect(sixteenth - 18).toBeGreaterThan(0);
     const quiet = await touch(projectId, content, sixteenth + 1);
     const pruning = await touch(projectId, content, sixteenth);
-    // The project's revisions all lie more than 2 behind the 16th: only the one written stays.
-    expect(quiet.revisionsLeft).toBeGreaterThan(10);
-    expect(pruning.revisionsLeft).toBe(1);
+    const outside = (r: number) =>
+      r <= sixteenth - 18 || (r > sixteenth - 2 && r !== sixteenth + 1);
+    // The touch records its revision (or meets the one already there).
+    const expected = new Set([...quiet.revisions.filter(outside), sixteenth]);
+    expect(quiet.revisions.filter((r) => !outside(r)).length).toBeGreaterThan(10);
+    expect(pruning.revisions).toEqual([...expected].sort((a, b) => a - b));
+    expect(pruning.revisions.some((r) => r <= sixteenth - 18)).toBe(true);
+    // Versions go with the revision after the one that ended them: (sixteenth - 17, sixteenth - 1].
+    const closedInWindow = (r: number | null) =>
+      r !== null && r > sixteenth - 17 && r <= sixteenth - 1;
+    expect(quiet.closedAt.some(closedInWindow)).toBe(true);
+    expect(pruning.closedAt.some(closedInWindow)).toBe(false);
+    expect(pruning.closedAt.filter((r) => r !== null && r <= sixteenth - 17)).toEqual(
+      quiet.closedAt.filter((r) => r !== null && r <= sixteenth - 17),
+    );
     expect(pruning.versionScans).toBeGreaterThan(0);
+  });
+
+  it('prunes everything past what is kept on a 1024th revision', async () => {
+    const { projectId, content, revision } = await projectWithHistory();
+    // After HISTORY_REVISIONS shrank, the windows leave older revisions behind: the 1024th
+    // deletes them, as every revision past the kept ones.
+    const at = (Math.floor(revision / 1024) + 1) * 1024;
+    const quiet = await touch(projectId, content, at + 1);
+    const pruning = await touch(projectId, content, at);
+    expect(quiet.revisionsLeft).toBeGreaterThan(10);
+    expect(pruning.revisions).toEqual([at]);
+    expect(pruning.closedAt.every((r) => r === null || r > at - 1)).toBe(true);
     expect(pruning.versionsLeft).toBeLessThan(quiet.versionsLeft);
   });
 });
