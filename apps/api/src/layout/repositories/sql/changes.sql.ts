@@ -50,11 +50,12 @@ export interface TreeWriteParts {
  * The CTE that records the write's revision in the project's history (a `revisions` row: what
  * the request did and the path it addressed, as locking the project set them, with the
  * project's title and time after the write), and prunes the history past what is kept
- * (`layout_prune_history`, migration `history_pruned_in_a_function`: every 16th revision, and
- * nothing on the others). It reads `touched_project`, the project's row as the write left it
- * (`id`, `revision`, `title`, `updated_at`): none when the write changed nothing, so a refused
- * or empty write records and prunes nothing. A second statement of one write meets the row the
- * first recorded.
+ * (`layout_prune_history`, migrations `history_pruned_in_a_function` and
+ * `history_pruned_by_window`: every 16th revision, what left the kept window since the 16th
+ * before, and nothing on the others). It reads `touched_project`, the project's row as the
+ * write left it (`id`, `revision`, `title`, `updated_at`): none when the write changed nothing,
+ * so a refused or empty write records and prunes nothing. A second statement of one write meets
+ * the row the first recorded.
  *
  * In the statement, with the rest of what follows from `changed`, rather than in a trigger on
  * `projects`: the revision is a fact of the write, which the statement knows. The pruning is a
