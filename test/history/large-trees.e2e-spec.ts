@@ -17,7 +17,7 @@ describe('writes and restores of trees as large as the limits allow', () => {
   beforeAll(async () => {
     app = await startTestApp();
     api = new Api(app);
-    ({ token } = await api.newAccount('large-restores'));
+    ({ token } = await api.newAccount('large-trees'));
   });
   afterAll(() => app.close());
 
