@@ -1,5 +1,5 @@
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Api, type Response, startTestApp } from '../support/test-app';
+import { Api, type Response, startTwoInstances } from '../support/test-app';
 import { buildTree, idOf, idsOf, type BuiltTree } from '../support/tree-builder';
 import { checkTreeAccounts } from '../support/tree-invariants';
 
@@ -14,9 +14,7 @@ describe('moves and copies on two instances', () => {
   let token: string;
 
   beforeAll(async () => {
-    apps = await Promise.all([startTestApp(), startTestApp()]);
-    apis = apps.map((app) => new Api(app));
-    ({ token } = await apis[0].newAccount('movers'));
+    ({ apps, apis, token } = await startTwoInstances('movers'));
   });
   afterAll(() => Promise.all(apps.map((app) => app.close())));
 

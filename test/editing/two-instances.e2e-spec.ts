@@ -1,7 +1,7 @@
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { CONTENTS_PER_COLUMN_MAX } from '@layout/contracts';
 import { checkTreeAccounts } from '../support/tree-invariants';
-import { Api, createLayout, type Response, startTestApp } from '../support/test-app';
+import { Api, createLayout, type Response, startTwoInstances } from '../support/test-app';
 
 /**
  * Part two's rules across instances: two instances of the service on one database, each
@@ -14,9 +14,7 @@ describe('editing together on two instances', () => {
   let token: string;
 
   beforeAll(async () => {
-    apps = await Promise.all([startTestApp(), startTestApp()]);
-    apis = apps.map((app) => new Api(app));
-    ({ token } = await apis[0].newAccount('two-instances'));
+    ({ apps, apis, token } = await startTwoInstances('two-instances'));
   });
   afterAll(() => Promise.all(apps.map((app) => app.close())));
 

@@ -1,7 +1,7 @@
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { buildTree } from '../support/tree-builder';
 import { checkTreeAccounts } from '../support/tree-invariants';
-import { Api, type Response, startTestApp } from '../support/test-app';
+import { Api, type Response, startTwoInstances } from '../support/test-app';
 
 /**
  * Restores and undos racing other writers, on two instances: the history stays exact (every
@@ -14,9 +14,7 @@ describe('history under concurrent writes on two instances', () => {
   let token: string;
 
   beforeAll(async () => {
-    apps = await Promise.all([startTestApp(), startTestApp()]);
-    apis = apps.map((app) => new Api(app));
-    ({ token } = await apis[0].newAccount('history-race'));
+    ({ apps, apis, token } = await startTwoInstances('history-race'));
   });
   afterAll(() => Promise.all(apps.map((app) => app.close())));
 

@@ -5,7 +5,7 @@ import {
   openEventStream,
 } from '../support/event-stream-client';
 import { checkTreeAccounts } from '../support/tree-invariants';
-import { Api, type Response, startTestApp } from '../support/test-app';
+import { Api, type Response, startTwoInstances } from '../support/test-app';
 
 interface Tree {
   _id: string;
@@ -51,17 +51,9 @@ describe('history under random writes of every kind', () => {
   let token: string;
 
   beforeAll(async () => {
-    apps = await Promise.all([startTestApp(), startTestApp()]);
-    apis = apps.map((app) => new Api(app));
-    ({ token } = await apis[0].newAccount('random-writes'));
+    ({ apps, apis, token } = await startTwoInstances('random-writes'));
   });
   afterAll(() => Promise.all(apps.map((app) => app.close())));
-
-  const baseUrl = (app: NestFastifyApplication) => {
-    const address = app.getHttpServer().address();
-    if (!address || typeof address === 'string') throw new Error('the app is not listening');
-    return `http://127.0.0.1:${address.port}`;
-  };
 
   function nodesOf(project: string, tree: Tree) {
     const blocks: Node[] = [];
@@ -93,8 +85,10 @@ describe('history under random writes of every kind', () => {
     const created = await api().post('/projects', { title: `random ${seed}` }, { token });
     const project = created.headers.location as string;
     const streams: EventStreamClient[] = await Promise.all(
-      apps.map((app) =>
-        openEventStream(`${baseUrl(app)}${project}/events`, { authorization: `Bearer ${token}` }),
+      apis.map((instance) =>
+        openEventStream(`${instance.baseUrl}${project}/events`, {
+          authorization: `Bearer ${token}`,
+        }),
       ),
     );
     const recorded = new Map<number, string>();
@@ -111,6 +105,15 @@ describe('history under random writes of every kind', () => {
         { type: 'quote' },
         { type: 'video' },
       ]);
+    /** A move of one of `nodes` to one of `parents` (the body's `member`), or in its own. */
+    const move = (nodes: Node[], parents: Node[], member: string) =>
+      nodes.length
+        ? api().post(
+            `${random.pick(nodes).path}/move`,
+            { ...(random.chance(0.7) ? { [member]: random.pick(parents).id } : {}), ...position() },
+            { token },
+          )
+        : undefined;
     const operations: ((nodes: ReturnType<typeof nodesOf>) => Promise<Response> | undefined)[] = [
       () => api().post(`${project}/blocks`, { description: 'a block', ...position() }, { token }),
       ({ blocks }) =>
@@ -164,33 +167,9 @@ describe('history under random writes of every kind', () => {
           ? api().delete(random.pick(all).path, { token })
           : undefined;
       },
-      ({ contents, columns }) =>
-        contents.length
-          ? api().post(
-              `${random.pick(contents).path}/move`,
-              {
-                ...(random.chance(0.7) ? { columnId: random.pick(columns).id } : {}),
-                ...position(),
-              },
-              { token },
-            )
-          : undefined,
-      ({ columns, rows }) =>
-        columns.length
-          ? api().post(
-              `${random.pick(columns).path}/move`,
-              { ...(random.chance(0.7) ? { rowId: random.pick(rows).id } : {}), ...position() },
-              { token },
-            )
-          : undefined,
-      ({ rows, blocks }) =>
-        rows.length
-          ? api().post(
-              `${random.pick(rows).path}/move`,
-              { ...(random.chance(0.7) ? { blockId: random.pick(blocks).id } : {}), ...position() },
-              { token },
-            )
-          : undefined,
+      ({ contents, columns }) => move(contents, columns, 'columnId'),
+      ({ columns, rows }) => move(columns, rows, 'rowId'),
+      ({ rows, blocks }) => move(rows, blocks, 'blockId'),
       ({ blocks }) =>
         blocks.length
           ? api().post(

@@ -59,7 +59,8 @@ export async function readBody(
 
 /** A small HTTP client over fetch: every call goes through routing, parsing, guards, filters. */
 export class Api {
-  private readonly baseUrl: string;
+  /** Where the instance listens, `http://127.0.0.1:<port>`. */
+  readonly baseUrl: string;
 
   constructor(app: NestFastifyApplication) {
     const address = app.getHttpServer().address();
@@ -129,4 +130,12 @@ export async function createLayout(api: Api, token: string, columnSize = 6): Pro
   const columns = `${row}/columns`;
   const column = `${columns}/${expectCreated(await api.post(columns, { size: columnSize }, { token }), 'column')}`;
   return { project, block, row, column, columns, contents: `${column}/contents` };
+}
+
+/** Two instances on one database, as behind a load balancer, and a new account on them. */
+export async function startTwoInstances(accountPrefix: string) {
+  const apps = await Promise.all([startTestApp(), startTestApp()]);
+  const apis = apps.map((app) => new Api(app));
+  const { token } = await apis[0].newAccount(accountPrefix);
+  return { apps, apis, token };
 }
