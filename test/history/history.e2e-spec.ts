@@ -309,6 +309,24 @@ describe('history and undo', () => {
     );
   });
 
+  it('leaves the rows a restore does not change unwritten, not even locked', async () => {
+    // A lock writes the row's page: an undo that locked every node wrote to all of them.
+    const tree = await buildTree(api, token, { blocks: 2, rows: 1, columns: [6, 6], contents: 3 });
+    const at = ok(await api.get(tree.project, { token })).body.revision as number;
+    ok(await api.put(tree.project, { title: 'Renamed' }, { token }));
+    const contents = async () =>
+      (
+        await db.query<{ written: string; n: string }>(
+          `SELECT count(*) FILTER (WHERE xmax::text <> '0') AS written, count(*) AS n
+           FROM contents WHERE project_id = $1`,
+          [tree.projectId],
+        )
+      ).rows[0];
+    expect(await contents()).toEqual({ written: '0', n: '12' });
+    ok(await api.post(`${tree.project}/revisions/${at}/restore`, undefined, { token }));
+    expect(await contents()).toEqual({ written: '0', n: '12' });
+  });
+
   it('keeps the tags of an empty column and its ancestors when a restore leaves them as they were', async () => {
     const tree = await buildTree(api, token, { blocks: 1, rows: 1, columns: [3], contents: 0 });
     const column = tree.columns[0][0][0];

@@ -353,6 +353,15 @@ FROM
   ) k ON k.id = v.id
   LEFT JOIN blocks now ON now.project_id = $1
   AND now.id = v.id
+WHERE
+  now.id IS NULL
+  OR (now.sort_key, now.description, now.style::text, now.created_at, now.updated_at) IS DISTINCT FROM (
+    COALESCE(k.kept_key, v.sort_key),
+    v.description,
+    v.style::text,
+    v.created_at,
+    v.updated_at
+  )
 ON CONFLICT (project_id, id) DO UPDATE
 SET
   sort_key = EXCLUDED.sort_key,
@@ -512,6 +521,9 @@ FROM
   ) k ON k.id = v.id
   LEFT JOIN columns now ON now.project_id = $1
   AND now.id = v.id
+WHERE
+  now.id IS NULL
+  OR (now.row_id, now.sort_key, now.size) IS DISTINCT FROM (v.parent_id, COALESCE(k.kept_key, v.sort_key), v.size)
 ON CONFLICT (project_id, id) DO UPDATE
 SET
   row_id = EXCLUDED.row_id,
@@ -664,6 +676,9 @@ FROM
   ) k ON k.id = v.id
   LEFT JOIN contents now ON now.project_id = $1
   AND now.id = v.id
+WHERE
+  now.id IS NULL
+  OR (now.column_id, now.sort_key, now.type, now.style::text, now.data::text) IS DISTINCT FROM (v.parent_id, COALESCE(k.kept_key, v.sort_key), v.type, v.style::text, v.data::text)
 ON CONFLICT (project_id, id) DO UPDATE
 SET
   column_id = EXCLUDED.column_id,
@@ -1406,6 +1421,9 @@ FROM
   ) k ON k.id = v.id
   LEFT JOIN rows now ON now.project_id = $1
   AND now.id = v.id
+WHERE
+  now.id IS NULL
+  OR (now.block_id, now.sort_key, now.description) IS DISTINCT FROM (v.parent_id, COALESCE(k.kept_key, v.sort_key), v.description)
 ON CONFLICT (project_id, id) DO UPDATE
 SET
   block_id = EXCLUDED.block_id,

@@ -231,6 +231,13 @@ function upsert(level: ChildLevel): SqlStatement<RestoreParams, never> {
   ];
   const differs = [...(parent ? [parent] : []), 'sort_key', ...compared];
   const tuple = (row: string, names: string[]) => `(${names.map((c) => `${row}.${c}`).join(', ')})`;
+  const proposed = [
+    ...(parent ? ['v.parent_id'] : []),
+    'COALESCE(k.kept_key, v.sort_key)',
+    ...compared.map((c) => `v.${c}`),
+  ];
+  // Only what is missing or differs is proposed: ON CONFLICT DO UPDATE locks every row it meets,
+  // even those its WHERE leaves, and so would write to every page of the level's nodes.
   return sqlStatement(
     `history.restore-${table}`,
     `INSERT INTO ${table} AS x (${inserted.join(', ')})
@@ -238,6 +245,7 @@ function upsert(level: ChildLevel): SqlStatement<RestoreParams, never> {
      FROM (SELECT v.* FROM ${STATE_AT} AND v.level = '${level}' AND ${RESTORING}) v
        JOIN ${placement(level)} k ON k.id = v.id
        LEFT JOIN ${table} now ON now.project_id = $projectId AND now.id = v.id
+     WHERE now.id IS NULL OR ${tuple('now', differs)} IS DISTINCT FROM (${proposed.join(', ')})
      ON CONFLICT (project_id, id) DO UPDATE SET ${placed.map((c) => `${c} = EXCLUDED.${c}`).join(', ')},
        revision = CASE WHEN EXCLUDED.revision <> 0
          OR ${tuple('x', compared)} IS DISTINCT FROM ${tuple('EXCLUDED', compared)}
