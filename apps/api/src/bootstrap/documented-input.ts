@@ -1,8 +1,7 @@
-import { type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { UNKNOWN_MEMBER_DETAIL } from '@layout/contracts';
 import { type OpenAPIObject } from '@nestjs/swagger';
 import { type FastifyRequest } from 'fastify';
-import { type Observable } from 'rxjs';
 import { RequestValidationError } from '../common/errors';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -49,18 +48,20 @@ export function documentedInputs(document: OpenAPIObject): DocumentedInputs {
  * of a body: a query parameter, named (a misspelt `limt=10` must not be ignored), or a body
  * where it takes none (a `DELETE` with one). The raw query string is read, so that names the
  * query parser drops (`__proto__`, `constructor`) are refused too. Routes outside the document
- * (the explorer's files) are left alone. An interceptor, so that it runs after the guards: a
- * request without a valid token is a 401, whatever it carries.
+ * (the explorer's files) are left alone. Registered with `useGlobalGuards`, it runs after the
+ * application's own guards (`APP_GUARD`): a request without a valid token is a 401, whatever it
+ * carries. A guard, not an interceptor: with no interceptor, Nest calls a handler without an
+ * rxjs pipeline around it, which every request would otherwise pay for.
  */
-export class UndocumentedInputInterceptor implements NestInterceptor {
+export class UndocumentedInputGuard implements CanActivate {
   constructor(private readonly documented: () => DocumentedInputs | undefined) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+  canActivate(context: ExecutionContext): true {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const input = this.documented()?.get(
       `${request.method === 'HEAD' ? 'GET' : request.method} ${request.routeOptions.url}`,
     );
-    if (input === undefined) return next.handle();
+    if (input === undefined) return true;
     const question = request.url.indexOf('?');
     if (question !== -1) {
       const unknown = [
@@ -76,6 +77,6 @@ export class UndocumentedInputInterceptor implements NestInterceptor {
     if (!input.takesBody && request.body !== undefined) {
       throw new RequestValidationError([], NO_BODY_DETAIL);
     }
-    return next.handle();
+    return true;
   }
 }

@@ -5,7 +5,7 @@ import { buildOpenApiDocument, DOCS_PATH, DOCUMENT_PATH } from './openapi/docume
 import {
   type DocumentedInputs,
   documentedInputs,
-  UndocumentedInputInterceptor,
+  UndocumentedInputGuard,
 } from './documented-input';
 
 export { buildOpenApiDocument } from './openapi/document';
@@ -63,7 +63,7 @@ export function setUpOpenApi(app: NestFastifyApplication): void {
     inputs = documentedInputs(document);
   });
   serveOnlyExplorerFiles(fastify);
-  app.useGlobalInterceptors(new UndocumentedInputInterceptor(() => inputs));
+  app.useGlobalGuards(new UndocumentedInputGuard(() => inputs));
   SwaggerModule.setup(
     DOCS_PATH,
     app,
