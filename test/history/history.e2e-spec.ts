@@ -310,21 +310,27 @@ describe('history and undo', () => {
   });
 
   it('leaves the rows a restore does not change unwritten, not even locked', async () => {
-    // A lock writes the row's page: an undo that locked every node wrote to all of them.
+    // A lock writes the row's page: an undo that locked every node wrote to all of them. A row
+    // keeps its place (ctid) and its last writer or locker (xmax) unless a statement meets it.
     const tree = await buildTree(api, token, { blocks: 2, rows: 1, columns: [6, 6], contents: 3 });
     const at = ok(await api.get(tree.project, { token })).body.revision as number;
     ok(await api.put(tree.project, { title: 'Renamed' }, { token }));
-    const contents = async () =>
+    const nodes = async () =>
       (
-        await db.query<{ written: string; n: string }>(
-          `SELECT count(*) FILTER (WHERE xmax::text <> '0') AS written, count(*) AS n
-           FROM contents WHERE project_id = $1`,
+        await db.query<{ level: string; id: string; at: string }>(
+          `SELECT level, id, ctid::text || ' ' || xmax::text AS at
+           FROM (SELECT 'block' AS level, id, ctid, xmax FROM blocks WHERE project_id = $1
+                 UNION ALL SELECT 'row', id, ctid, xmax FROM rows WHERE project_id = $1
+                 UNION ALL SELECT 'column', id, ctid, xmax FROM columns WHERE project_id = $1
+                 UNION ALL SELECT 'content', id, ctid, xmax FROM contents WHERE project_id = $1) n
+           ORDER BY level, id`,
           [tree.projectId],
         )
-      ).rows[0];
-    expect(await contents()).toEqual({ written: '0', n: '12' });
+      ).rows;
+    const before = await nodes();
+    expect(before).toHaveLength(2 + 2 + 4 + 12);
     ok(await api.post(`${tree.project}/revisions/${at}/restore`, undefined, { token }));
-    expect(await contents()).toEqual({ written: '0', n: '12' });
+    expect(await nodes()).toEqual(before);
   });
 
   it('keeps the tags of an empty column and its ancestors when a restore leaves them as they were', async () => {
