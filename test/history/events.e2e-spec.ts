@@ -103,11 +103,24 @@ describe('live changes', () => {
       'last-event-id': String(current - 4),
     });
     const byQuery = await open(apps[0], `${project}/events?lastEventId=${current - 2}`);
+    // An empty id is a client that has no last event (the SSE spec's unset id): it starts live,
+    // or where the query says.
+    const unset = await open(apps[0], `${project}/events`, {
+      authorization: `Bearer ${token}`,
+      'last-event-id': ' ',
+    });
+    const unsetByQuery = await open(apps[1], `${project}/events?lastEventId=${current - 1}`, {
+      authorization: `Bearer ${token}`,
+      'last-event-id': '',
+    });
     const live = await apis[1].post(contents, { type: 'empty' }, { token });
-    await until(resumed, revisionOf(live));
-    await until(byQuery, revisionOf(live));
+    for (const stream of [resumed, byQuery, unset, unsetByQuery])
+      await until(stream, revisionOf(live));
     expect(changeRevisions(resumed.events)).toEqual(range(current - 3, current + 1));
     expect(changeRevisions(byQuery.events)).toEqual(range(current - 1, current + 1));
+    expect(unset.events.map((e) => e.event)).toEqual(['change']);
+    expect(changeRevisions(unset.events)).toEqual([current + 1]);
+    expect(changeRevisions(unsetByQuery.events)).toEqual([current, current + 1]);
   });
 
   it('sends one reset (with data) when what the client missed is no longer kept', async () => {

@@ -72,7 +72,8 @@ export class EventsController {
       projectId: path.projectId,
       session: account && { accountId: account.id, tokenHash: account.token.hash },
       ticket: account === undefined ? query.ticket : undefined,
-      lastEventId: lastEventId ?? query.lastEventId,
+      // A blank header is the SSE spec's unset id (a browser sends none): the query's id counts.
+      lastEventId: lastEventId?.trim() ? lastEventId : query.lastEventId,
       headersOnly: reply.request.method === 'HEAD',
     });
     opened.start(openEventStream(reply));

@@ -148,13 +148,14 @@ function digestOf(ticket: string): string {
 }
 
 /**
- * Where a stream starts: right after the client's last event, or at the current revision. An id
- * that cannot be one of this project's revisions (not a number, or past the current one) starts
- * it before the first revision, which the stream answers with a reset.
+ * Where a stream starts: right after the client's last event, or at the current revision (also
+ * for a blank id, which the SSE spec reads as none). An id that cannot be one of this project's
+ * revisions (not a number, or past the current one) starts it before the first revision, which
+ * the stream answers with a reset.
  */
 function startingPoint(lastEventId: string | undefined, current: number): number {
-  if (lastEventId === undefined) return current;
-  const id = lastEventId.trim();
+  const id = lastEventId?.trim() ?? '';
+  if (id === '') return current;
   const revision = EVENT_ID.test(id) ? Number(id) : NaN;
   return revision <= current ? revision : BEFORE_ANY_REVISION;
 }
