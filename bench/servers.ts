@@ -68,6 +68,11 @@ export function inheritedEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/** A server on this machine: the bench's environment, its database, and a port of loopback. */
+export function localServerEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {
+  return { ...inheritedEnv(), DATABASE_URL: databaseUrl, HOST: '127.0.0.1', PORT: String(port) };
+}
+
 export interface Servers {
   service: ServerProcess;
   yardstick: ServerProcess;
@@ -88,11 +93,8 @@ export async function startService(
     port,
     readyPath: '/health/ready',
     env: {
-      ...inheritedEnv(),
+      ...localServerEnv(databaseUrl, port),
       ...serviceMallocEnv(),
-      DATABASE_URL: databaseUrl,
-      HOST: '127.0.0.1',
-      PORT: String(port),
       RATE_LIMIT_ENABLED: 'false',
       LOG_LEVEL: 'warn',
       // The seeded token must outlive a long run (the default is an hour).
@@ -113,6 +115,6 @@ export async function startYardstick(
     cwd: dir,
     port,
     readyPath: '/health/live',
-    env: { ...inheritedEnv(), DATABASE_URL: databaseUrl, HOST: '127.0.0.1', PORT: String(port) },
+    env: localServerEnv(databaseUrl, port),
   });
 }

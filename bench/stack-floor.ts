@@ -1,0 +1,131 @@
+/**
+ * `npm run bench:floor`: what the fixed stack alone reaches on create, beside the yardstick.
+ * The floor (bench/stack-floor/app.ts: NestJS, Passport's bearer strategy, a global
+ * ValidationPipe) sends the yardstick's own statements to the yardstick's database; both are
+ * driven by the yardstick's load.mjs, `--scenarios create`, in turns, the order alternating
+ * round by round. The service's own create is measured by `npm run bench`; this run tells how
+ * much of the yardstick's rate the stack leaves before the contract's work begins.
+ *
+ * Options: --rounds <n> (default 3), --duration <s> (8), --warmup <s> (2), --connections <n>
+ * (20), --yardstick <dir> (../shared/yardstick). DATABASE_URL (a superuser's) as for the bench;
+ * without it, an embedded PostgreSQL in a temp folder. Nothing is written to bench/results.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { cleanUp, installSignalHandlers, onCleanup } from './cleanup';
+import { prepareDatabases } from './database';
+import { type ServerProcess, startServer } from './processes';
+import { localServerEnv, serviceMallocEnv, serviceNodeFlags, startYardstick } from './servers';
+import { freePort } from '../test/support/free-port';
+import { installYardstick, type LoadLine, runLoad, seedYardstick } from './yardstick';
+
+const ROOT = resolve(__dirname, '..');
+
+function log(message: string) {
+  console.error(`[floor] ${message}`);
+}
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      rounds: { type: 'string', default: '3' },
+      duration: { type: 'string', default: '8' },
+      warmup: { type: 'string', default: '2' },
+      connections: { type: 'string', default: '20' },
+      yardstick: { type: 'string', default: join(ROOT, '..', 'shared', 'yardstick') },
+    },
+  });
+  const count = (name: string, text: string, min: number) => {
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}`);
+    return n;
+  };
+  return {
+    rounds: count('rounds', values.rounds, 1),
+    duration: count('duration', values.duration, 1),
+    warmup: count('warmup', values.warmup, 0),
+    connections: count('connections', values.connections, 1),
+    yardstick: resolve(values.yardstick),
+  };
+}
+
+/** The floor, as the service runs: its Node flags and allocator setting, tsx for the source. */
+async function startFloor(databaseUrl: string): Promise<ServerProcess> {
+  const port = await freePort();
+  return startServer({
+    name: 'floor',
+    args: [...serviceNodeFlags(), '--import', 'tsx', join(__dirname, 'stack-floor', 'app.ts')],
+    cwd: ROOT,
+    port,
+    readyPath: '/health/live',
+    env: { ...localServerEnv(databaseUrl, port), ...serviceMallocEnv() },
+  });
+}
+
+/** CPU milliseconds per request of the measured server's process tree. */
+const cpuMsPerRequest = (line: LoadLine) =>
+  line.cpuPct === null ? 'n/a' : ((line.cpuPct * 10) / line.rps).toFixed(2);
+
+async function main() {
+  installSignalHandlers();
+  const o = options();
+  const tempDir = await mkdtemp(join(tmpdir(), 'layout-floor-'));
+  onCleanup(`remove ${tempDir}`, () => rm(tempDir, { recursive: true, force: true }));
+  log('installing the yardstick in a temp folder');
+  const copy = await installYardstick(o.yardstick, tempDir);
+  const databases = await prepareDatabases(process.env.DATABASE_URL, tempDir, log);
+  const targets = join(tempDir, 'targets.json');
+  await seedYardstick(copy, databases.yardstickUrl, targets);
+  const servers = {
+    floor: await startFloor(databases.yardstickUrl),
+    yardstick: await startYardstick(copy.dir, databases.yardstickUrl),
+  };
+  const rows: string[] = [];
+  for (let round = 1; round <= o.rounds; round++) {
+    const order =
+      round % 2 === 1 ? (['floor', 'yardstick'] as const) : (['yardstick', 'floor'] as const);
+    const lines = {} as Record<'floor' | 'yardstick', LoadLine>;
+    for (const name of order) {
+      const server = servers[name];
+      lines[name] = await runLoad(copy, {
+        url: server.url,
+        targetsFile: targets,
+        scenario: 'create',
+        duration: o.duration,
+        warmup: o.warmup,
+        connections: o.connections,
+        pid: server.pid,
+        jsonFile: join(tempDir, `${name}-${round}.jsonl`),
+      });
+      const line = lines[name];
+      log(`round ${round}, ${name}: ${Math.round(line.rps)} req/s, p99 ${line.p99} ms`);
+      if (line.non2xx > 0 || line.errors > 0) {
+        throw new Error(`${name}: ${line.non2xx} non-2xx and ${line.errors} errors`);
+      }
+    }
+    const { floor, yardstick } = lines;
+    rows.push(
+      `| ${round} | ${Math.round(floor.rps)} | ${Math.round(yardstick.rps)} | ` +
+        `${(floor.rps / yardstick.rps).toFixed(2)}× | ${cpuMsPerRequest(floor)} | ` +
+        `${cpuMsPerRequest(yardstick)} | ${floor.p99} / ${yardstick.p99} |`,
+    );
+  }
+  console.log(
+    [
+      `create, ${o.connections} connections, ${o.warmup} s + ${o.duration} s a run, ${databases.version}`,
+      '',
+      '| Round | Floor req/s | Yardstick req/s | Floor ÷ yardstick | Floor CPU ms/req | Yardstick CPU ms/req | p99 ms (floor / yardstick) |',
+      '| ----- | ----------- | --------------- | ----------------- | ---------------- | -------------------- | -------------------------- |',
+      ...rows,
+    ].join('\n'),
+  );
+}
+
+main()
+  .catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  })
+  .finally(() => cleanUp());
