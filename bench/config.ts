@@ -140,7 +140,7 @@ export function loadBenchConfig(argv: string[], env: NodeJS.ProcessEnv, root: st
         : [...new Set(growth.split(',').map((size) => positive('growth', size.trim(), 0)))].sort(
             (a, b) => a - b,
           ),
-    yardstickDir: resolve(root, values.yardstick ?? '../shared/yardstick'),
+    yardstickDir: yardstickDirOf(root, values.yardstick),
     serverUrl: env.DATABASE_URL?.trim() || undefined,
   };
 }
@@ -158,12 +158,31 @@ function scenarioList(raw: string | undefined): ScenarioName[] {
 }
 
 function positive(name: string, raw: string | undefined, fallback: number, zeroOk = false) {
+  try {
+    return numberOption(name, raw, fallback, zeroOk);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+}
+
+/** A numeric option of a bench command: its fallback when absent; throws when it is no number. */
+export function numberOption(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  zeroOk = false,
+): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 0 || (!zeroOk && value === 0)) {
-    fail(`--${name} must be a ${zeroOk ? 'non-negative' : 'positive'} number`);
+    throw new Error(`--${name} must be a ${zeroOk ? 'non-negative' : 'positive'} number`);
   }
   return value;
+}
+
+/** The yardstick's folder: the option's, or ../shared/yardstick beside the repository. */
+export function yardstickDirOf(root: string, raw: string | undefined): string {
+  return resolve(root, raw ?? '../shared/yardstick');
 }
 
 function fail(message: string): never {

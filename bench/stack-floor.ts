@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cleanUp, installSignalHandlers, onCleanup } from './cleanup';
+import { numberOption, yardstickDirOf } from './config';
 import { prepareDatabases } from './database';
 import { type ServerProcess, startServer } from './processes';
 import { localServerEnv, serviceMallocEnv, serviceNodeFlags, startYardstick } from './servers';
@@ -30,24 +31,19 @@ function log(message: string) {
 function options() {
   const { values } = parseArgs({
     options: {
-      rounds: { type: 'string', default: '3' },
-      duration: { type: 'string', default: '8' },
-      warmup: { type: 'string', default: '2' },
-      connections: { type: 'string', default: '20' },
-      yardstick: { type: 'string', default: join(ROOT, '..', 'shared', 'yardstick') },
+      rounds: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      yardstick: { type: 'string' },
     },
   });
-  const count = (name: string, text: string, min: number) => {
-    const n = Number(text);
-    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}`);
-    return n;
-  };
   return {
-    rounds: count('rounds', values.rounds, 1),
-    duration: count('duration', values.duration, 1),
-    warmup: count('warmup', values.warmup, 0),
-    connections: count('connections', values.connections, 1),
-    yardstick: resolve(values.yardstick),
+    rounds: Math.round(numberOption('rounds', values.rounds, 3)),
+    duration: numberOption('duration', values.duration, 8),
+    warmup: numberOption('warmup', values.warmup, 2, true),
+    connections: Math.round(numberOption('connections', values.connections, 20)),
+    yardstick: yardstickDirOf(ROOT, values.yardstick),
   };
 }
 
