@@ -170,7 +170,7 @@ describe('documents kept by an instance', () => {
     expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
     expect(new Set(answers.map((answer) => answer.text)).size).toBe(1);
     expect(sizeOf(answers[0].body, idOf(layout.column))).toBe(3);
-    expect(documentStatements(sent)).toEqual(['columns.list.document']);
+    expect(documentStatements(sent)).toEqual(['nodes.column.list.document']);
     expect(sent.filter((name) => name.endsWith('.revision'))).toHaveLength(8);
 
     // The current tag is still a 304, from the revision statement alone.
@@ -179,7 +179,7 @@ describe('documents kept by an instance', () => {
     const revalidated = await layoutStatementsOf(
       async () => (unchanged = await read(layout.columns, { 'if-none-match': current })),
     );
-    expect([unchanged?.status, revalidated]).toEqual([304, ['columns.list.revision']]);
+    expect([unchanged?.status, revalidated]).toEqual([304, ['nodes.column.list.revision']]);
   });
 
   it('still answers another account 404 for each read, kept bytes or not, building nothing', async () => {
@@ -227,7 +227,7 @@ describe('documents kept by an instance', () => {
       const layout = await newLayout(client);
       await read(layout.columns, {}, client);
       const sent = await layoutStatementsOf(() => read(layout.columns, {}, client));
-      expect(sent).toEqual(['columns.list.document']);
+      expect(sent).toEqual(['nodes.column.list.document']);
     } finally {
       await uncached.close();
     }

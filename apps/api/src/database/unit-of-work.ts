@@ -36,6 +36,18 @@ export interface Round {
   next<T>(next: (round: Round) => Step<T>): Step<T>;
 }
 
+/**
+ * A round whose following rounds are of its own kind `R` (a Round, or one that holds a lock):
+ * what a piece of work that runs inside other works takes, so that it hands its own work the
+ * kind of round it was given.
+ */
+export interface RoundOf<R> extends Pick<Round, 'rows' | 'row' | 'finish'> {
+  next<T>(next: (round: R) => Step<T>): Step<T>;
+}
+
+/** What sends a statement in a round: enough for a statement that is not a write of the tree. */
+export type Statements = Pick<Round, 'rows' | 'row'>;
+
 /** Sends one statement of a unit on the transaction's connection. */
 export type SendStatement = <P extends object, R>(
   statement: SqlStatement<P, R>,

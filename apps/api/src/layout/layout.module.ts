@@ -7,9 +7,6 @@ import { ProjectsController } from './controllers/projects.controller';
 import { EventsController } from './controllers/events.controller';
 import { RevisionsController } from './controllers/revisions.controller';
 import { RowsController } from './controllers/rows.controller';
-import { BlocksRepository } from './repositories/blocks.repository';
-import { ColumnsRepository } from './repositories/columns.repository';
-import { ContentsRepository } from './repositories/contents.repository';
 import { DocumentCache } from './repositories/document-cache';
 import { ChangeAnnouncer } from './events/change-announcer';
 import { ChangeFeed } from './events/change-feed';
@@ -17,15 +14,13 @@ import { EventsRepository } from './repositories/events.repository';
 import { HistoryRepository } from './repositories/history.repository';
 import { IdempotencyKeysRepository } from './repositories/idempotency-keys.repository';
 import { ProjectsRepository } from './repositories/projects.repository';
-import { RowsRepository } from './repositories/rows.repository';
-import { SiblingOrderRepository } from './repositories/sibling-order.repository';
-import { BlocksService } from './services/blocks.service';
-import { ColumnsService } from './services/columns.service';
-import { ContentsService } from './services/contents.service';
 import { EventsService } from './services/events.service';
 import { HistoryService } from './services/history.service';
 import { ProjectsService } from './services/projects.service';
-import { RowsService } from './services/rows.service';
+import { ColumnContents } from './services/column-contents';
+import { NodeWrites } from './services/node-writes';
+import { NodesService } from './services/nodes.service';
+import { NodesRepository } from './repositories/nodes.repository';
 import { TreeWriter } from './services/tree-writer';
 
 /**
@@ -44,10 +39,9 @@ import { TreeWriter } from './services/tree-writer';
   ],
   providers: [
     ProjectsService,
-    BlocksService,
-    RowsService,
-    ColumnsService,
-    ContentsService,
+    NodesService,
+    NodeWrites,
+    ColumnContents,
     HistoryService,
     EventsService,
     ChangeFeed,
@@ -55,11 +49,7 @@ import { TreeWriter } from './services/tree-writer';
     TreeWriter,
     ContentComposer,
     ProjectsRepository,
-    BlocksRepository,
-    RowsRepository,
-    ColumnsRepository,
-    ContentsRepository,
-    SiblingOrderRepository,
+    NodesRepository,
     IdempotencyKeysRepository,
     DocumentCache,
     HistoryRepository,

@@ -23,3 +23,27 @@ export interface ColumnScope extends RowScope {
 export interface ContentScope extends ColumnScope {
   contentId: string;
 }
+
+/** The scope of a node of each level of the tree. */
+export interface LevelScopes {
+  project: ProjectScope;
+  block: BlockScope;
+  row: RowScope;
+  column: ColumnScope;
+  content: ContentScope;
+}
+
+/** The level a node of `L` sits in. */
+export type ParentOf<L extends keyof LevelScopes> = {
+  project: never;
+  block: 'project';
+  row: 'block';
+  column: 'row';
+  content: 'column';
+}[L];
+
+/** The scope of a node of level `L`. */
+export type NodeScope<L extends keyof LevelScopes> = LevelScopes[L];
+
+/** The scope of the parent of a node of level `L`: where it is created, and its list read. */
+export type ParentScope<L extends Exclude<keyof LevelScopes, 'project'>> = LevelScopes[ParentOf<L>];

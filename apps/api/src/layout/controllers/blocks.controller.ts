@@ -27,13 +27,13 @@ import { Idempotency, type IdempotencyRequest } from '../../common/http/idempote
 import { type Representation } from '../../common/http/representation';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { BlockPath, ProjectPath } from '../params/layout-paths.params';
-import { BlocksService } from '../services/blocks.service';
+import { NodesService } from '../services/nodes.service';
 
 @ApiTags('blocks')
 @ApiProtected()
 @Controller('projects/:projectId/blocks')
 export class BlocksController {
-  constructor(private readonly blocks: BlocksService) {}
+  constructor(private readonly nodes: NodesService) {}
 
   @Post()
   @HttpCode(201)
@@ -52,7 +52,7 @@ export class BlocksController {
     @Body() body: CreateBlockDto,
     @Idempotency() idempotency: IdempotencyRequest | undefined,
   ): Promise<Representation<BlockResponse>> {
-    return this.blocks.create({ accountId: account.id, ...path }, body, idempotency);
+    return this.nodes.create('block', { accountId: account.id, ...path }, body, idempotency);
   }
 
   @Get()
@@ -67,7 +67,7 @@ export class BlocksController {
     @Param() path: ProjectPath,
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<BlockResponse[]>> {
-    return this.blocks.list({ accountId: account.id, ...path }, conditions);
+    return this.nodes.list('block', { accountId: account.id, ...path }, conditions);
   }
 
   @Get(':blockId')
@@ -82,7 +82,7 @@ export class BlocksController {
     @Param() path: BlockPath,
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<BlockResponse>> {
-    return this.blocks.retrieve({ accountId: account.id, ...path }, conditions);
+    return this.nodes.retrieve('block', { accountId: account.id, ...path }, conditions);
   }
 
   @Put(':blockId')
@@ -101,7 +101,7 @@ export class BlocksController {
     @Body() body: UpdateBlockDto,
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<BlockResponse>> {
-    return this.blocks.update({ accountId: account.id, ...path }, body, conditions);
+    return this.nodes.update('block', { accountId: account.id, ...path }, body, conditions);
   }
 
   @Delete(':blockId')
@@ -118,7 +118,7 @@ export class BlocksController {
     @Param() path: BlockPath,
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<never>> {
-    return this.blocks.delete({ accountId: account.id, ...path }, conditions);
+    return this.nodes.delete('block', { accountId: account.id, ...path }, conditions);
   }
 
   @Post(':blockId/move')
@@ -142,7 +142,13 @@ export class BlocksController {
     @Conditions() conditions: RequestConditions,
     @Idempotency() idempotency: IdempotencyRequest | undefined,
   ): Promise<Representation<BlockResponse>> {
-    return this.blocks.move({ accountId: account.id, ...path }, body, conditions, idempotency);
+    return this.nodes.move(
+      'block',
+      { accountId: account.id, ...path },
+      body,
+      conditions,
+      idempotency,
+    );
   }
 
   @Post(':blockId/duplicate')
@@ -166,6 +172,12 @@ export class BlocksController {
     @Conditions() conditions: RequestConditions,
     @Idempotency() idempotency: IdempotencyRequest | undefined,
   ): Promise<Representation<BlockResponse>> {
-    return this.blocks.duplicate({ accountId: account.id, ...path }, body, conditions, idempotency);
+    return this.nodes.duplicate(
+      'block',
+      { accountId: account.id, ...path },
+      body,
+      conditions,
+      idempotency,
+    );
   }
 }

@@ -27,13 +27,13 @@ import { Idempotency, type IdempotencyRequest } from '../../common/http/idempote
 import { type Representation } from '../../common/http/representation';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { ColumnPath, RowPath } from '../params/layout-paths.params';
-import { ColumnsService } from '../services/columns.service';
+import { NodesService } from '../services/nodes.service';
 
 @ApiTags('columns')
 @ApiProtected()
 @Controller('projects/:projectId/blocks/:blockId/rows/:rowId/columns')
 export class ColumnsController {
-  constructor(private readonly columns: ColumnsService) {}
+  constructor(private readonly nodes: NodesService) {}
 
   @Post()
   @HttpCode(201)
@@ -53,7 +53,7 @@ export class ColumnsController {
     @Body() body: CreateColumnDto,
     @Idempotency() idempotency: IdempotencyRequest | undefined,
   ): Promise<Representation<ColumnResponse>> {
-    return this.columns.create({ accountId: account.id, ...path }, body, idempotency);
+    return this.nodes.create('column', { accountId: account.id, ...path }, body, idempotency);
   }
 
   @Get()
@@ -68,7 +68,7 @@ export class ColumnsController {
     @Param() path: RowPath,
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<ColumnResponse[]>> {
-    return this.columns.list({ accountId: account.id, ...path }, conditions);
+    return this.nodes.list('column', { accountId: account.id, ...path }, conditions);
   }
 
   @Get(':columnId')
@@ -83,7 +83,7 @@ export class ColumnsController {
     @Param() path: ColumnPath,
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<ColumnResponse>> {
-    return this.columns.retrieve({ accountId: account.id, ...path }, conditions);
+    return this.nodes.retrieve('column', { accountId: account.id, ...path }, conditions);
   }
 
   @Put(':columnId')
@@ -105,7 +105,7 @@ export class ColumnsController {
     @Body() body: UpdateColumnDto,
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<ColumnResponse>> {
-    return this.columns.update({ accountId: account.id, ...path }, body, conditions);
+    return this.nodes.update('column', { accountId: account.id, ...path }, body, conditions);
   }
 
   @Delete(':columnId')
@@ -122,7 +122,7 @@ export class ColumnsController {
     @Param() path: ColumnPath,
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<never>> {
-    return this.columns.delete({ accountId: account.id, ...path }, conditions);
+    return this.nodes.delete('column', { accountId: account.id, ...path }, conditions);
   }
 
   @Post(':columnId/move')
@@ -148,7 +148,13 @@ export class ColumnsController {
     @Conditions() conditions: RequestConditions,
     @Idempotency() idempotency: IdempotencyRequest | undefined,
   ): Promise<Representation<ColumnResponse>> {
-    return this.columns.move({ accountId: account.id, ...path }, body, conditions, idempotency);
+    return this.nodes.move(
+      'column',
+      { accountId: account.id, ...path },
+      body,
+      conditions,
+      idempotency,
+    );
   }
 
   @Post(':columnId/duplicate')
@@ -173,7 +179,8 @@ export class ColumnsController {
     @Conditions() conditions: RequestConditions,
     @Idempotency() idempotency: IdempotencyRequest | undefined,
   ): Promise<Representation<ColumnResponse>> {
-    return this.columns.duplicate(
+    return this.nodes.duplicate(
+      'column',
       { accountId: account.id, ...path },
       body,
       conditions,

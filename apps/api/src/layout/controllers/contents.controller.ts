@@ -27,13 +27,13 @@ import { Idempotency, type IdempotencyRequest } from '../../common/http/idempote
 import { type Representation } from '../../common/http/representation';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { ColumnPath, ContentPath } from '../params/layout-paths.params';
-import { ContentsService } from '../services/contents.service';
+import { NodesService } from '../services/nodes.service';
 
 @ApiTags('contents')
 @ApiProtected()
 @Controller('projects/:projectId/blocks/:blockId/rows/:rowId/columns/:columnId/contents')
 export class ContentsController {
-  constructor(private readonly contents: ContentsService) {}
+  constructor(private readonly nodes: NodesService) {}
 
   @Post()
   @HttpCode(201)
@@ -54,7 +54,7 @@ export class ContentsController {
     @Body() body: CreateContentDto,
     @Idempotency() idempotency: IdempotencyRequest | undefined,
   ): Promise<Representation<ContentResponse>> {
-    return this.contents.create({ accountId: account.id, ...path }, body, idempotency);
+    return this.nodes.create('content', { accountId: account.id, ...path }, body, idempotency);
   }
 
   @Get()
@@ -69,7 +69,7 @@ export class ContentsController {
     @Param() path: ColumnPath,
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<ContentResponse[]>> {
-    return this.contents.list({ accountId: account.id, ...path }, conditions);
+    return this.nodes.list('content', { accountId: account.id, ...path }, conditions);
   }
 
   @Get(':contentId')
@@ -84,7 +84,7 @@ export class ContentsController {
     @Param() path: ContentPath,
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<ContentResponse>> {
-    return this.contents.retrieve({ accountId: account.id, ...path }, conditions);
+    return this.nodes.retrieve('content', { accountId: account.id, ...path }, conditions);
   }
 
   @Put(':contentId')
@@ -104,7 +104,7 @@ export class ContentsController {
     @Body() body: UpdateContentDto,
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<ContentResponse>> {
-    return this.contents.update({ accountId: account.id, ...path }, body, conditions);
+    return this.nodes.update('content', { accountId: account.id, ...path }, body, conditions);
   }
 
   @Delete(':contentId')
@@ -118,7 +118,7 @@ export class ContentsController {
     @Param() path: ContentPath,
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<never>> {
-    return this.contents.delete({ accountId: account.id, ...path }, conditions);
+    return this.nodes.delete('content', { accountId: account.id, ...path }, conditions);
   }
 
   @Post(':contentId/move')
@@ -145,7 +145,13 @@ export class ContentsController {
     @Conditions() conditions: RequestConditions,
     @Idempotency() idempotency: IdempotencyRequest | undefined,
   ): Promise<Representation<ContentResponse>> {
-    return this.contents.move({ accountId: account.id, ...path }, body, conditions, idempotency);
+    return this.nodes.move(
+      'content',
+      { accountId: account.id, ...path },
+      body,
+      conditions,
+      idempotency,
+    );
   }
 
   @Post(':contentId/duplicate')
@@ -169,7 +175,8 @@ export class ContentsController {
     @Conditions() conditions: RequestConditions,
     @Idempotency() idempotency: IdempotencyRequest | undefined,
   ): Promise<Representation<ContentResponse>> {
-    return this.contents.duplicate(
+    return this.nodes.duplicate(
+      'content',
       { accountId: account.id, ...path },
       body,
       conditions,

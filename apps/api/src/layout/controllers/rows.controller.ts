@@ -27,13 +27,13 @@ import { Idempotency, type IdempotencyRequest } from '../../common/http/idempote
 import { type Representation } from '../../common/http/representation';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { BlockPath, RowPath } from '../params/layout-paths.params';
-import { RowsService } from '../services/rows.service';
+import { NodesService } from '../services/nodes.service';
 
 @ApiTags('rows')
 @ApiProtected()
 @Controller('projects/:projectId/blocks/:blockId/rows')
 export class RowsController {
-  constructor(private readonly rows: RowsService) {}
+  constructor(private readonly nodes: NodesService) {}
 
   @Post()
   @HttpCode(201)
@@ -53,7 +53,7 @@ export class RowsController {
     @Body() body: CreateRowDto,
     @Idempotency() idempotency: IdempotencyRequest | undefined,
   ): Promise<Representation<RowResponse>> {
-    return this.rows.create({ accountId: account.id, ...path }, body, idempotency);
+    return this.nodes.create('row', { accountId: account.id, ...path }, body, idempotency);
   }
 
   @Get()
@@ -69,7 +69,7 @@ export class RowsController {
     @Param() path: BlockPath,
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<RowResponse[]>> {
-    return this.rows.list({ accountId: account.id, ...path }, conditions);
+    return this.nodes.list('row', { accountId: account.id, ...path }, conditions);
   }
 
   @Get(':rowId')
@@ -84,7 +84,7 @@ export class RowsController {
     @Param() path: RowPath,
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<RowResponse>> {
-    return this.rows.retrieve({ accountId: account.id, ...path }, conditions);
+    return this.nodes.retrieve('row', { accountId: account.id, ...path }, conditions);
   }
 
   @Put(':rowId')
@@ -102,7 +102,7 @@ export class RowsController {
     @Body() body: UpdateRowDto,
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<RowResponse>> {
-    return this.rows.update({ accountId: account.id, ...path }, body, conditions);
+    return this.nodes.update('row', { accountId: account.id, ...path }, body, conditions);
   }
 
   @Delete(':rowId')
@@ -119,7 +119,7 @@ export class RowsController {
     @Param() path: RowPath,
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<never>> {
-    return this.rows.delete({ accountId: account.id, ...path }, conditions);
+    return this.nodes.delete('row', { accountId: account.id, ...path }, conditions);
   }
 
   @Post(':rowId/move')
@@ -145,7 +145,13 @@ export class RowsController {
     @Conditions() conditions: RequestConditions,
     @Idempotency() idempotency: IdempotencyRequest | undefined,
   ): Promise<Representation<RowResponse>> {
-    return this.rows.move({ accountId: account.id, ...path }, body, conditions, idempotency);
+    return this.nodes.move(
+      'row',
+      { accountId: account.id, ...path },
+      body,
+      conditions,
+      idempotency,
+    );
   }
 
   @Post(':rowId/duplicate')
@@ -169,6 +175,12 @@ export class RowsController {
     @Conditions() conditions: RequestConditions,
     @Idempotency() idempotency: IdempotencyRequest | undefined,
   ): Promise<Representation<RowResponse>> {
-    return this.rows.duplicate({ accountId: account.id, ...path }, body, conditions, idempotency);
+    return this.nodes.duplicate(
+      'row',
+      { accountId: account.id, ...path },
+      body,
+      conditions,
+      idempotency,
+    );
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { type SqlSession } from '../../database/sql-session';
 import { checkStatement, sqlStatement } from '../../database/sql-statement';
-import { type Pending, type Round } from '../../database/unit-of-work';
+import { type Pending } from '../../database/unit-of-work';
+import { type LockedRound } from '../locked-round';
 import { type ProjectScope } from '../layout.scopes';
 import { type RevisionPageIdentity } from '../layout.tags';
 import { DocumentCache } from './document-cache';
@@ -114,7 +115,7 @@ export class HistoryRepository {
    * not kept (then nothing changed).
    */
   restore(
-    round: Round,
+    round: LockedRound,
     params: RestoreParams,
   ): Pending<{ json: string; treeBytes: number } | undefined> {
     round.rows(RESTORE.plan.wholeLevels, {});

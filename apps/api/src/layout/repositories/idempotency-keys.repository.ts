@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Pending, type Round } from '../../database/unit-of-work';
+import { type Pending, type Statements } from '../../database/unit-of-work';
 import { sqlStatement } from '../../database/sql-statement';
 
 /** How long a key is kept: a retry within it replays the first answer. */
@@ -52,16 +52,16 @@ const REMEMBER = sqlStatement<Key & Omit<RememberedAnswer, 'fingerprint'>, never
 @Injectable()
 export class IdempotencyKeysRepository {
   /** True when this transaction took the key; false when it was kept already. */
-  claim(round: Round, key: Key, fingerprint: string): Pending<boolean> {
+  claim(round: Statements, key: Key, fingerprint: string): Pending<boolean> {
     round.rows(FORGET_EXPIRED, { accountId: key.accountId });
     return round.row(CLAIM, { ...key, fingerprint }).map((row) => row?.claimed === true);
   }
 
-  find(round: Round, key: Key): Pending<RememberedAnswer | undefined> {
+  find(round: Statements, key: Key): Pending<RememberedAnswer | undefined> {
     return round.row(FIND, key);
   }
 
-  remember(round: Round, key: Key, answer: Omit<RememberedAnswer, 'fingerprint'>): void {
+  remember(round: Statements, key: Key, answer: Omit<RememberedAnswer, 'fingerprint'>): void {
     round.rows(REMEMBER, { ...key, ...answer });
   }
 }

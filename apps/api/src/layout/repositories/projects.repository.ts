@@ -11,6 +11,7 @@ import { TaggedReads } from './sql/tagged-reads';
 import { cachedReads } from './cached-reads';
 import { DocumentCache } from './document-cache';
 import { type Pending, type Round } from '../../database/unit-of-work';
+import { type LockedRound } from '../locked-round';
 
 // A page of an account's projects: creation order, the id breaking ties, so that the order is
 // total and a page starts right after the previous page's last project (keyset pagination).
@@ -178,7 +179,7 @@ const DELETE = sqlStatement<ProjectScope, never>(
    FROM deleted d WHERE a.id = d.owner_id`,
 );
 
-const COPY_DOCUMENT = copyDocumentStatement('project', projectJson);
+const COPY_DOCUMENT = copyDocumentStatement('project');
 
 /** What a write records of itself in the project's history (see TreeChange). */
 export interface RecordedChange {
@@ -259,7 +260,7 @@ export class ProjectsRepository {
   }
 
   retitle(
-    round: Round,
+    round: LockedRound,
     scope: ProjectScope,
     title: string,
   ): Pending<{ json: string; treeBytes: number }> {
@@ -269,7 +270,7 @@ export class ProjectsRepository {
     });
   }
 
-  delete(round: Round, scope: ProjectScope): Pending<unknown> {
+  delete(round: LockedRound, scope: ProjectScope): Pending<unknown> {
     return round.rows(DELETE, scope);
   }
 

@@ -2,7 +2,7 @@ import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { Representation } from '../../common/http/representation';
 import { SerializedJson } from '../../common/json/serialized-json';
 import { IdempotencyKeyReusedError } from '../../common/errors';
-import { type Round, type Step } from '../../database/unit-of-work';
+import { type RoundOf, type Step } from '../../database/unit-of-work';
 import {
   type IdempotencyKeysRepository,
   type RememberedAnswer,
@@ -20,12 +20,12 @@ export const CREATED = 201;
  * first's commit, then replays. A work that failed kept nothing (its transaction rolled back),
  * so its retry runs again. Without a key, `work` simply runs.
  */
-export function answerOnce<T>(
-  round: Round,
+export function answerOnce<T, R extends RoundOf<R>>(
+  round: R,
   keys: IdempotencyKeysRepository,
   accountId: string,
   request: IdempotencyRequest | undefined,
-  work: (round: Round) => Step<Representation<T>>,
+  work: (round: R) => Step<Representation<T>>,
   status = CREATED,
 ): Step<Representation<T>> {
   if (request === undefined) return work(round);

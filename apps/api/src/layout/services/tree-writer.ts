@@ -4,6 +4,7 @@ import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { type Representation } from '../../common/http/representation';
 import { Database } from '../../database/database';
 import { type Pending, type Round, type Step } from '../../database/unit-of-work';
+import { type LockedProject, type LockedRound } from '../locked-round';
 import { type ProjectScope } from '../layout.scopes';
 import { IdempotencyKeysRepository } from '../repositories/idempotency-keys.repository';
 import { ChangeAnnouncer } from '../events/change-announcer';
@@ -12,28 +13,8 @@ import { ProjectsRepository } from '../repositories/projects.repository';
 import { answerOnce } from './answer-once';
 import { notFound } from './not-found';
 
-/** The project of a write, as its lock found it. */
-export interface LockedProject {
-  /** The revision this write creates if it changes anything. */
-  readonly revision: number;
-  /** The project's revision before it: what the write answers when it changed nothing. */
-  readonly currentRevision: number;
-  readonly title: string;
-  /** Bytes of the project's whole JSON answer before the write. */
-  readonly treeBytes: number;
-}
-
-/**
- * A round of a write of a project's tree, behind the project's lock. `project` is the locked
- * project: like every answer, it is read in a continuation (round.finish, round.next), and by
- * then the lock has been checked (a project that is not the caller's answers 404 first).
- */
-export interface TreeWrite extends Round {
-  readonly project: Pending<LockedProject>;
-}
-
 /** The work of a write: its first round's statements, and what follows from their answers. */
-export type TreeWork<T> = (write: TreeWrite) => Step<T>;
+export type TreeWork<T> = (write: LockedRound) => Step<T>;
 
 /**
  * The unit of work of every change beneath a project: one transaction whose first statement
@@ -93,18 +74,18 @@ export class TreeWriter {
           ? { ...locked, revision: locked.revision + 1, currentRevision: locked.revision }
           : notFound('Project'),
       );
-      const behindLock = (next: Round): TreeWrite => withProject(next, project);
+      const write = behindLock(round, project);
       let step: Step<T>;
       try {
         step =
           idempotency === undefined
-            ? work(behindLock(round))
+            ? work(write)
             : (answerOnce(
-                round,
+                write,
                 this.keys,
                 scope.accountId,
                 idempotency,
-                (next) => (work as TreeWork<Representation<unknown>>)(behindLock(next)),
+                work as TreeWork<Representation<unknown>>,
                 status,
               ) as unknown as Step<T>);
       } catch (error) {
@@ -123,15 +104,21 @@ export class TreeWriter {
   }
 }
 
-/** `round`, with the locked project beside it. */
-function withProject(round: Round, project: Pending<LockedProject>): TreeWrite {
-  return {
+/**
+ * `round`, behind the project's lock: the one place a LockedRound is made (see LockedRound),
+ * as are the rounds that follow it.
+ */
+function behindLock(round: Round, project: Pending<LockedProject>): LockedRound {
+  const write: Pick<LockedRound, 'project' | 'rows' | 'row' | 'finish' | 'next' | 'andThen'> = {
     project,
     rows: (statement, params) => round.rows(statement, params),
     row: (statement, params) => round.row(statement, params),
     finish: (answer) => round.finish(answer),
-    next: (next) => round.next(next),
+    next: (next) => round.next((following) => next(behindLock(following, project))),
+    andThen: (step, more) =>
+      step.andThen((value, following) => more(value, behindLock(following, project))),
   };
+  return write as LockedRound;
 }
 
 /** The writes of one project by one account: those may share a transaction. */

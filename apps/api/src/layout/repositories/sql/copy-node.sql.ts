@@ -1,13 +1,14 @@
 import { sqlStatement, type SqlStatement } from '../../../database/sql-statement';
 import { treeWriteStatement } from './changes.sql';
-import { nodeBytes, projectBytes } from './documents.sql';
-import { destination } from './destination.sql';
+import { nodeBytes, nodeJson, projectBytes } from './documents.sql';
 import { endOfList } from './new-node.sql';
 import { lockedPath, WRITE_REVISION } from './paths.sql';
+import { type Destination, destination } from './destination.sql';
 import {
   type ChildLevel,
   levelAndDescendants,
   parentOf,
+  statementName,
   TREE_LEVELS,
   type TreeLevel,
 } from './tree-levels';
@@ -100,13 +101,9 @@ function insertCopies(
 }
 
 /** What a copy within a project reports, for its rules and its answer. */
-export interface CopiedRow {
+export interface CopiedRow extends Destination {
   /** The original's revision (its tag), for `If-Match`. */
   revision: number;
-  /** The parent the copy goes into, with its ancestors; null when there is no such parent. */
-  parent_id: string | null;
-  row_id: string | null;
-  block_id: string | null;
   /** Nodes the copy makes (the copied one and all beneath it). */
   nodes: string | null;
   /** The project's whole answer before the copy, and with it. */
@@ -120,8 +117,8 @@ export interface CopiedRow {
 
 /**
  * Copies the node of `level` on the request's path, with its subtree, into `$toParentId` (or
- * the same parent when null) at `$sortKey` (null: the end), with `$copyId` as the new node's
- * id. It copies nothing when the copy would make more than `$maxNodes` nodes or take the
+ * the same parent when null) at the end of its list, with `$copyId` as the new node's id (a
+ * placement in the same round puts it elsewhere). It copies nothing when the copy would make more than `$maxNodes` nodes or take the
  * project's answer past `$maxTreeBytes` (nor when `guard`, over `fits f` and `source s`,
  * fails), and reports the numbers for the service's rules. `extra` adds columns to the
  * answer, over `source s` and `destination d`.
@@ -130,9 +127,9 @@ export function copyNodeStatement<P extends object, R extends CopiedRow>(
   level: ChildLevel,
   options: { guard?: string; extra?: string } = {},
 ): SqlStatement<P, R> {
-  const { alias, owner, parentColumn } = TREE_LEVELS[level];
+  const { alias, parentColumn } = TREE_LEVELS[level];
   const parent = parentOf(level);
-  return treeWriteStatement(`${owner}.copy`, level, {
+  return treeWriteStatement(statementName(level, 'copy'), level, {
     parents: 'one',
     with: [
       `source AS (
@@ -155,7 +152,7 @@ export function copyNodeStatement<P extends object, R extends CopiedRow>(
         id: '$copyId::uuid',
         parent: '(SELECT d.id FROM destination d)',
         where: 'x.id = (SELECT s.id FROM source s)',
-        sortKey: `COALESCE($sortKey::bigint, ${endOfList(level, '(SELECT d.id FROM destination d)')})`,
+        sortKey: endOfList(level, '(SELECT d.id FROM destination d)'),
         project: '$projectId',
         revision: WRITE_REVISION,
         gate: 'allowed',
@@ -267,13 +264,12 @@ export const COPY_PROJECT = sqlStatement<
 /** The document of a copy, by its id: sent right behind the copy, in the same round. */
 export function copyDocumentStatement(
   level: TreeLevel,
-  json: (alias: string) => string,
 ): SqlStatement<{ projectId: string; copyId: string }, { json: string }> {
-  const { table, alias, owner } = TREE_LEVELS[level];
+  const { table, alias } = TREE_LEVELS[level];
   const within = level === 'project' ? '' : ` AND ${alias}.project_id = $projectId`;
   return sqlStatement(
-    `${owner}.copy-document`,
-    `SELECT (${json(alias)})::text AS json FROM ${table} ${alias}
+    statementName(level, 'copy-document'),
+    `SELECT (${nodeJson(level, alias)})::text AS json FROM ${table} ${alias}
      WHERE ${alias}.id = $copyId${within}`,
   );
 }

@@ -2,7 +2,7 @@ import { type SqlStatement } from '../../../database/sql-statement';
 import { treeWriteStatement } from './changes.sql';
 import { nodeBytes } from './documents.sql';
 import { lockedPath } from './paths.sql';
-import { type ChildLevel, TREE_LEVELS } from './tree-levels';
+import { type ChildLevel, statementName, TREE_LEVELS } from './tree-levels';
 
 /**
  * Deletes the node of `level` on the request's path with its subtree (the foreign keys cascade);
@@ -11,8 +11,8 @@ import { type ChildLevel, TREE_LEVELS } from './tree-levels';
 export function deleteNodeStatement<P extends object>(
   level: ChildLevel,
 ): SqlStatement<P, { previous_revision: number }> {
-  const { table, alias, parentColumn, owner } = TREE_LEVELS[level];
-  return treeWriteStatement(`${owner}.delete`, level, {
+  const { table, alias, parentColumn } = TREE_LEVELS[level];
+  return treeWriteStatement(statementName(level, 'delete'), level, {
     parents: 'one',
     with: `target AS (
        SELECT ${alias}.id, ${alias}.${parentColumn} AS parent_id, ${alias}.revision,

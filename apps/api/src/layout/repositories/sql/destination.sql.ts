@@ -1,6 +1,17 @@
 import { type ChildLevel, parentOf } from './tree-levels';
 
 /**
+ * The parent a node went to, as a statement that moves or copies it reports it: its id and the
+ * ids of its ancestors, for the node's new path (null above the parent); all null when there is
+ * no such parent in the project.
+ */
+export interface Destination {
+  parent_id: string | null;
+  row_id: string | null;
+  block_id: string | null;
+}
+
+/**
  * The parent that a node of `level` goes to in a move or a copy, within the project:
  * `$toParentId`, or the parent on the request's path when it is null (a block's is the
  * project). With its child count and the ids of its ancestors, for the node's new path. (The

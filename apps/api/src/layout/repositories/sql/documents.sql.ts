@@ -1,3 +1,5 @@
+import { type ParentLevel, type TreeLevel } from './tree-levels';
+
 // The contract's response documents, built by PostgreSQL (json_build_object, json_agg, each list
 // in sort-key order through the per-parent unique indexes) and sent as the text it returns: no
 // response of the tree is mapped or stringified in Node. Each builder takes the alias of the
@@ -64,6 +66,28 @@ export const projectJson = (p: string) =>
   `json_build_object(${projectFields(p)}, 'blocks', ${blocksOf(p)})`;
 export const projectShell = (p: string) =>
   `json_build_object(${projectFields(p)}, 'blocks', ${EMPTY})`;
+
+/** The document of a node of each level, over the alias of its row. */
+export const nodeJson = (level: TreeLevel, alias: string): string => NODE_JSON[level](alias);
+
+const NODE_JSON: Record<TreeLevel, (alias: string) => string> = {
+  project: projectJson,
+  block: blockJson,
+  row: rowJson,
+  column: columnJson,
+  content: contentJson,
+};
+
+/** The list of a parent's children, over the alias of the parent's row. */
+export const childrenJson = (parent: ParentLevel, alias: string): string =>
+  CHILDREN_JSON[parent](alias);
+
+const CHILDREN_JSON: Record<ParentLevel, (alias: string) => string> = {
+  project: blocksOf,
+  block: rowsOf,
+  row: columnsOf,
+  column: contentsOf,
+};
 
 /** The length in bytes of a JSON expression as text, as the answer carries it. */
 export const jsonBytes = (json: string) => `octet_length((${json})::text)`;

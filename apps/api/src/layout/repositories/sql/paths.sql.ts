@@ -58,7 +58,22 @@ export const KEPT_REVISIONS = `NULLIF(current_setting('layout.history_revisions'
  * nothing when the lock found no project of the caller's, so that a statement queued behind
  * the lock changes nothing in another account's project.
  */
-export function lockedPath(level: Exclude<TreeLevel, 'project'>): string {
+export function lockedPath(level: TreeLevel): string {
+  if (level === 'project') {
+    return `FROM projects p WHERE p.id = $projectId AND ${WRITE_REVISION} IS NOT NULL`;
+  }
   const { from, where } = WITHIN[level];
   return `FROM ${from} WHERE ${where} AND ${WRITE_REVISION} IS NOT NULL`;
+}
+
+/**
+ * The node of `level` whose id is its path parameter, anywhere in the project, inside a write
+ * that holds the project's lock: a node that the write itself made a moment before, whose new
+ * path the request cannot name.
+ */
+export function lockedNode(level: Exclude<TreeLevel, 'project'>): string {
+  const { table, alias, idParam } = TREE_LEVELS[level];
+  return `FROM ${table} ${alias}
+    WHERE ${alias}.id = $${idParam} AND ${alias}.project_id = $projectId
+      AND ${WRITE_REVISION} IS NOT NULL`;
 }
