@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import {
   BlockResponse,
   CreateBlockDto,
@@ -8,26 +8,24 @@ import {
   UpdateBlockDto,
 } from '@layout/contracts';
 import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
-import {
-  ApiChangedResponse,
-  ApiCreatedJsonResponse,
-  ApiDeletedResponse,
-  ApiIdempotencyKey,
-  ApiMovedResponse,
-  ApiOptionalBody,
-  ApiProblems,
-  ApiProtected,
-  ApiTaggedRead,
-  BODY_PROBLEMS,
-} from '../../common/openapi/decorators';
-import { BLOCK_EXAMPLE, NEW } from '../../common/openapi/examples';
+import { ApiProtected } from '../../common/openapi/decorators';
 import { ConditionalWrite } from '../../common/decorators/conditional-write.decorator';
+import { BLOCK_EXAMPLE, NEW } from '../../common/openapi/examples';
 import { Conditions, type RequestConditions } from '../../common/http/request-conditions';
 import { Idempotency, type IdempotencyRequest } from '../../common/http/idempotency';
 import { type Representation } from '../../common/http/representation';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { BlockPath, ProjectPath } from '../params/layout-paths.params';
 import { NodesService } from '../services/nodes.service';
+import {
+  ApiNodeChangedResponse,
+  ApiNodeCopiedResponse,
+  ApiNodeCreatedResponse,
+  ApiNodeDeletedResponse,
+  ApiNodeListResponse,
+  ApiNodeMovedResponse,
+  ApiNodeReadResponse,
+} from './node-openapi';
 
 @ApiTags('blocks')
 @ApiProtected()
@@ -37,15 +35,16 @@ export class BlocksController {
 
   @Post()
   @HttpCode(201)
-  @ApiIdempotencyKey()
-  @ApiOperation({
+  @ApiNodeCreatedResponse({
     summary: 'Create a block',
     description:
       "Creates a block in the project, at the end of its blocks or at `position`. The block's " +
       'style comes back with every default filled in.',
+    response: BlockResponse,
+    example: NEW.block,
+    returns: 'The new block.',
+    problems: ['notFound', 'limitExceeded'],
   })
-  @ApiCreatedJsonResponse(BlockResponse, NEW.block, 'The new block.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
   create(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ProjectPath,
@@ -56,12 +55,13 @@ export class BlocksController {
   }
 
   @Get()
-  @ApiOperation({
+  @ApiNodeListResponse({
     summary: 'List the blocks of a project',
     description: "The project's blocks in their stored order, each with its whole subtree.",
+    response: BlockResponse,
+    example: BLOCK_EXAMPLE,
+    returns: 'The blocks.',
   })
-  @ApiTaggedRead([BlockResponse], [BLOCK_EXAMPLE], 'The blocks.')
-  @ApiProblems('notFound')
   list(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ProjectPath,
@@ -71,12 +71,13 @@ export class BlocksController {
   }
 
   @Get(':blockId')
-  @ApiOperation({
+  @ApiNodeReadResponse({
     summary: 'Retrieve a block',
     description: 'A block with its rows, their columns and their contents, in order.',
+    response: BlockResponse,
+    example: BLOCK_EXAMPLE,
+    returns: 'The block with its subtree.',
   })
-  @ApiTaggedRead(BlockResponse, BLOCK_EXAMPLE, 'The block with its subtree.')
-  @ApiProblems('notFound')
   retrieve(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: BlockPath,
@@ -87,14 +88,16 @@ export class BlocksController {
 
   @Put(':blockId')
   @ConditionalWrite()
-  @ApiOperation({
+  @ApiNodeChangedResponse({
     summary: 'Update a block',
     description:
       'Members left out keep their value; a given `style` replaces the stored one whole (its ' +
       'members left out get their defaults); `position` moves the block.',
+    response: BlockResponse,
+    example: BLOCK_EXAMPLE,
+    returns: 'The block with its subtree.',
+    problems: ['notFound', 'limitExceeded'],
   })
-  @ApiChangedResponse(BlockResponse, BLOCK_EXAMPLE, 'The block with its subtree.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
   update(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: BlockPath,
@@ -107,12 +110,11 @@ export class BlocksController {
   @Delete(':blockId')
   @HttpCode(204)
   @ConditionalWrite()
-  @ApiOperation({
+  @ApiNodeDeletedResponse({
     summary: 'Delete a block',
     description: 'Deletes the block with its rows, their columns and their contents.',
+    returns: 'Deleted; no body.',
   })
-  @ApiDeletedResponse('Deleted; no body.')
-  @ApiProblems('notFound')
   delete(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: BlockPath,
@@ -124,17 +126,18 @@ export class BlocksController {
   @Post(':blockId/move')
   @HttpCode(200)
   @ConditionalWrite()
-  @ApiIdempotencyKey()
-  @ApiOperation({
+  @ApiNodeMovedResponse({
     summary: 'Move a block',
     description:
       "Moves the block, with everything in it, to `position` among the project's blocks (past " +
       "the end: the end). It keeps its id; its tag becomes the move's revision (so of moves sent " +
       'with one `If-Match`, one goes through), and the tags of the project and of its list of ' +
       'blocks move on.',
+    response: BlockResponse,
+    example: BLOCK_EXAMPLE,
+    returns: 'The block at its new place, with its tag.',
+    problems: ['notFound', 'limitExceeded'],
   })
-  @ApiMovedResponse(BlockResponse, BLOCK_EXAMPLE, 'The block at its new place, with its tag.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
   move(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: BlockPath,
@@ -154,17 +157,18 @@ export class BlocksController {
   @Post(':blockId/duplicate')
   @HttpCode(201)
   @ConditionalWrite()
-  @ApiIdempotencyKey()
-  @ApiOperation({
+  @ApiNodeCopiedResponse({
+    optionalBody: DuplicateBlockDto,
     summary: 'Duplicate a block',
     description:
       'Copies the block with everything in it, new ids everywhere, at `position` among the ' +
       "project's blocks; without one, right after the original. At most 20 000 nodes per copy, " +
       'and the project stays within its limits (500 blocks, 8 MiB).',
+    response: BlockResponse,
+    example: BLOCK_EXAMPLE,
+    returns: 'The copy, with its new ids.',
+    problems: ['notFound', 'limitExceeded'],
   })
-  @ApiOptionalBody(DuplicateBlockDto)
-  @ApiCreatedJsonResponse(BlockResponse, BLOCK_EXAMPLE, 'The copy, with its new ids.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
   duplicate(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: BlockPath,

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import {
   ColumnResponse,
   CreateColumnDto,
@@ -8,26 +8,24 @@ import {
   UpdateColumnDto,
 } from '@layout/contracts';
 import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
-import {
-  ApiChangedResponse,
-  ApiCreatedJsonResponse,
-  ApiDeletedResponse,
-  ApiIdempotencyKey,
-  ApiMovedResponse,
-  ApiOptionalBody,
-  ApiProblems,
-  ApiProtected,
-  ApiTaggedRead,
-  BODY_PROBLEMS,
-} from '../../common/openapi/decorators';
-import { COLUMN_EXAMPLE, NEW } from '../../common/openapi/examples';
+import { ApiProtected } from '../../common/openapi/decorators';
 import { ConditionalWrite } from '../../common/decorators/conditional-write.decorator';
+import { COLUMN_EXAMPLE, NEW } from '../../common/openapi/examples';
 import { Conditions, type RequestConditions } from '../../common/http/request-conditions';
 import { Idempotency, type IdempotencyRequest } from '../../common/http/idempotency';
 import { type Representation } from '../../common/http/representation';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { ColumnPath, RowPath } from '../params/layout-paths.params';
 import { NodesService } from '../services/nodes.service';
+import {
+  ApiNodeChangedResponse,
+  ApiNodeCopiedResponse,
+  ApiNodeCreatedResponse,
+  ApiNodeDeletedResponse,
+  ApiNodeListResponse,
+  ApiNodeMovedResponse,
+  ApiNodeReadResponse,
+} from './node-openapi';
 
 @ApiTags('columns')
 @ApiProtected()
@@ -37,16 +35,17 @@ export class ColumnsController {
 
   @Post()
   @HttpCode(201)
-  @ApiIdempotencyKey()
-  @ApiOperation({
+  @ApiNodeCreatedResponse({
     summary: 'Create a column',
     description:
       'Creates a column in the row, at the end of its columns or at `position`, optionally with ' +
       "its contents. The sizes of a row's columns add up to at most 12: a size that does not " +
       'fit answers 409 with `availableSize`, also under concurrent requests.',
+    response: ColumnResponse,
+    example: NEW.column,
+    returns: 'The new column, with its contents.',
+    problems: ['notFound', 'rowWidthExceeded', 'limitExceeded'],
   })
-  @ApiCreatedJsonResponse(ColumnResponse, NEW.column, 'The new column, with its contents.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'rowWidthExceeded', 'limitExceeded')
   create(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: RowPath,
@@ -57,12 +56,13 @@ export class ColumnsController {
   }
 
   @Get()
-  @ApiOperation({
+  @ApiNodeListResponse({
     summary: 'List the columns of a row',
     description: "The row's columns in their stored order, each with its contents.",
+    response: ColumnResponse,
+    example: COLUMN_EXAMPLE,
+    returns: 'The columns.',
   })
-  @ApiTaggedRead([ColumnResponse], [COLUMN_EXAMPLE], 'The columns.')
-  @ApiProblems('notFound')
   list(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: RowPath,
@@ -72,12 +72,13 @@ export class ColumnsController {
   }
 
   @Get(':columnId')
-  @ApiOperation({
+  @ApiNodeReadResponse({
     summary: 'Retrieve a column',
     description: 'A column with its contents, in order.',
+    response: ColumnResponse,
+    example: COLUMN_EXAMPLE,
+    returns: 'The column with its contents.',
   })
-  @ApiTaggedRead(ColumnResponse, COLUMN_EXAMPLE, 'The column with its contents.')
-  @ApiProblems('notFound')
   retrieve(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ColumnPath,
@@ -88,7 +89,7 @@ export class ColumnsController {
 
   @Put(':columnId')
   @ConditionalWrite()
-  @ApiOperation({
+  @ApiNodeChangedResponse({
     summary: 'Update a column',
     description:
       'Members left out keep their value. `contents`, when given, is the complete new list of ' +
@@ -96,9 +97,11 @@ export class ColumnsController {
       'its contents updates it, one without `_id` creates one, contents not listed are deleted ' +
       '(an `_id` that is not a content of this column answers 400 and changes nothing). A size ' +
       'that does not fit the row answers 409 with `availableSize`.',
+    response: ColumnResponse,
+    example: COLUMN_EXAMPLE,
+    returns: 'The column with its contents.',
+    problems: ['notFound', 'rowWidthExceeded', 'limitExceeded'],
   })
-  @ApiChangedResponse(ColumnResponse, COLUMN_EXAMPLE, 'The column with its contents.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'rowWidthExceeded', 'limitExceeded')
   update(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ColumnPath,
@@ -111,12 +114,11 @@ export class ColumnsController {
   @Delete(':columnId')
   @HttpCode(204)
   @ConditionalWrite()
-  @ApiOperation({
+  @ApiNodeDeletedResponse({
     summary: 'Delete a column',
     description: 'Deletes the column with its contents.',
+    returns: 'Deleted; no body.',
   })
-  @ApiDeletedResponse('Deleted; no body.')
-  @ApiProblems('notFound')
   delete(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ColumnPath,
@@ -128,8 +130,8 @@ export class ColumnsController {
   @Post(':columnId/move')
   @HttpCode(200)
   @ConditionalWrite()
-  @ApiIdempotencyKey()
-  @ApiOperation({
+  @ApiNodeMovedResponse({
+    optionalBody: MoveColumnDto,
     summary: 'Move a column',
     description:
       'Moves the column, with its contents, to the row `rowId` of the project (its own when ' +
@@ -137,10 +139,11 @@ export class ColumnsController {
       'for its size answers 409 with `availableSize`. It keeps its id; its tag becomes the ' +
       "move's revision (so of moves sent with one `If-Match`, one goes through); `Location` is " +
       'its new path, and the old one answers 404 from now on.',
+    response: ColumnResponse,
+    example: COLUMN_EXAMPLE,
+    returns: 'The column at its new place, with its tag.',
+    problems: ['notFound', 'rowWidthExceeded', 'limitExceeded'],
   })
-  @ApiOptionalBody(MoveColumnDto)
-  @ApiMovedResponse(ColumnResponse, COLUMN_EXAMPLE, 'The column at its new place, with its tag.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'rowWidthExceeded', 'limitExceeded')
   move(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ColumnPath,
@@ -160,18 +163,19 @@ export class ColumnsController {
   @Post(':columnId/duplicate')
   @HttpCode(201)
   @ConditionalWrite()
-  @ApiIdempotencyKey()
-  @ApiOperation({
+  @ApiNodeCopiedResponse({
+    optionalBody: DuplicateColumnDto,
     summary: 'Duplicate a column',
     description:
       'Copies the column with its contents, new ids everywhere, into the row `rowId` of the ' +
       'project (its own when left out), at `position`; without one, right after the original ' +
       'in its own row, else at the end. A copy that does not fit its row answers 409 with ' +
       '`availableSize` and creates nothing.',
+    response: ColumnResponse,
+    example: COLUMN_EXAMPLE,
+    returns: 'The copy, with its new ids.',
+    problems: ['notFound', 'rowWidthExceeded', 'limitExceeded'],
   })
-  @ApiOptionalBody(DuplicateColumnDto)
-  @ApiCreatedJsonResponse(ColumnResponse, COLUMN_EXAMPLE, 'The copy, with its new ids.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'rowWidthExceeded', 'limitExceeded')
   duplicate(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ColumnPath,

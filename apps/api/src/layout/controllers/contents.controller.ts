@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import {
   ContentResponse,
   CreateContentDto,
@@ -8,26 +8,24 @@ import {
   UpdateContentDto,
 } from '@layout/contracts';
 import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
-import {
-  ApiChangedResponse,
-  ApiCreatedJsonResponse,
-  ApiDeletedResponse,
-  ApiIdempotencyKey,
-  ApiMovedResponse,
-  ApiOptionalBody,
-  ApiProblems,
-  ApiProtected,
-  ApiTaggedRead,
-  BODY_PROBLEMS,
-} from '../../common/openapi/decorators';
-import { CONTENT_EXAMPLE, NEW } from '../../common/openapi/examples';
+import { ApiProtected } from '../../common/openapi/decorators';
 import { ConditionalWrite } from '../../common/decorators/conditional-write.decorator';
+import { CONTENT_EXAMPLE, NEW } from '../../common/openapi/examples';
 import { Conditions, type RequestConditions } from '../../common/http/request-conditions';
 import { Idempotency, type IdempotencyRequest } from '../../common/http/idempotency';
 import { type Representation } from '../../common/http/representation';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { ColumnPath, ContentPath } from '../params/layout-paths.params';
 import { NodesService } from '../services/nodes.service';
+import {
+  ApiNodeChangedResponse,
+  ApiNodeCopiedResponse,
+  ApiNodeCreatedResponse,
+  ApiNodeDeletedResponse,
+  ApiNodeListResponse,
+  ApiNodeMovedResponse,
+  ApiNodeReadResponse,
+} from './node-openapi';
 
 @ApiTags('contents')
 @ApiProtected()
@@ -37,17 +35,18 @@ export class ContentsController {
 
   @Post()
   @HttpCode(201)
-  @ApiIdempotencyKey()
-  @ApiOperation({
+  @ApiNodeCreatedResponse({
     summary: 'Create a content',
     description:
       'Creates a content in the column, at the end of its contents or at `position`. `data` ' +
       'holds the members of its `type` (text: `html`, stored sanitised; image: `url`, `width`, ' +
       '`height`, `alt`; video: `url`, `provider`, inferred from the URL when left out; quote: ' +
       '`options`, `content`; empty: none). The style comes back with every default filled in.',
+    response: ContentResponse,
+    example: NEW.content,
+    returns: 'The new content.',
+    problems: ['notFound', 'limitExceeded'],
   })
-  @ApiCreatedJsonResponse(ContentResponse, NEW.content, 'The new content.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
   create(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ColumnPath,
@@ -58,12 +57,13 @@ export class ContentsController {
   }
 
   @Get()
-  @ApiOperation({
+  @ApiNodeListResponse({
     summary: 'List the contents of a column',
     description: "The column's contents in their stored order.",
+    response: ContentResponse,
+    example: CONTENT_EXAMPLE,
+    returns: 'The contents.',
   })
-  @ApiTaggedRead([ContentResponse], [CONTENT_EXAMPLE], 'The contents.')
-  @ApiProblems('notFound')
   list(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ColumnPath,
@@ -73,12 +73,13 @@ export class ContentsController {
   }
 
   @Get(':contentId')
-  @ApiOperation({
+  @ApiNodeReadResponse({
     summary: 'Retrieve a content',
     description: 'A content with its complete style and its data.',
+    response: ContentResponse,
+    example: CONTENT_EXAMPLE,
+    returns: 'The content.',
   })
-  @ApiTaggedRead(ContentResponse, CONTENT_EXAMPLE, 'The content.')
-  @ApiProblems('notFound')
   retrieve(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ContentPath,
@@ -89,15 +90,17 @@ export class ContentsController {
 
   @Put(':contentId')
   @ConditionalWrite()
-  @ApiOperation({
+  @ApiNodeChangedResponse({
     summary: 'Update a content',
     description:
       '`type` is required; other members left out keep their value, except `data`, which ' +
       'becomes `{}` when the type changes. A given `style` replaces the stored one whole (its ' +
       'members left out get their defaults); `position` moves the content.',
+    response: ContentResponse,
+    example: CONTENT_EXAMPLE,
+    returns: 'The content.',
+    problems: ['notFound', 'limitExceeded'],
   })
-  @ApiChangedResponse(ContentResponse, CONTENT_EXAMPLE, 'The content.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
   update(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ContentPath,
@@ -110,9 +113,11 @@ export class ContentsController {
   @Delete(':contentId')
   @HttpCode(204)
   @ConditionalWrite()
-  @ApiOperation({ summary: 'Delete a content', description: 'Deletes the content.' })
-  @ApiDeletedResponse('Deleted; no body.')
-  @ApiProblems('notFound')
+  @ApiNodeDeletedResponse({
+    summary: 'Delete a content',
+    description: 'Deletes the content.',
+    returns: 'Deleted; no body.',
+  })
   delete(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ContentPath,
@@ -124,8 +129,8 @@ export class ContentsController {
   @Post(':contentId/move')
   @HttpCode(200)
   @ConditionalWrite()
-  @ApiIdempotencyKey()
-  @ApiOperation({
+  @ApiNodeMovedResponse({
+    optionalBody: MoveContentDto,
     summary: 'Move a content',
     description:
       'Moves the content to the column `columnId` of the project (its own when left out), at ' +
@@ -134,10 +139,11 @@ export class ContentsController {
       "answers 404 from now on. `If-Match` is compared with the content's tag (of moves sent " +
       'with one tag, one goes through). A full column answers 409 ' +
       '`limit-exceeded`; a column that is not in the project answers 404.',
+    response: ContentResponse,
+    example: CONTENT_EXAMPLE,
+    returns: 'The content at its new place, with its tag.',
+    problems: ['notFound', 'limitExceeded'],
   })
-  @ApiOptionalBody(MoveContentDto)
-  @ApiMovedResponse(ContentResponse, CONTENT_EXAMPLE, 'The content at its new place, with its tag.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
   move(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ContentPath,
@@ -157,17 +163,18 @@ export class ContentsController {
   @Post(':contentId/duplicate')
   @HttpCode(201)
   @ConditionalWrite()
-  @ApiIdempotencyKey()
-  @ApiOperation({
+  @ApiNodeCopiedResponse({
+    optionalBody: DuplicateContentDto,
     summary: 'Duplicate a content',
     description:
       'Copies the content, with a new id, into the column `columnId` of the project (its own ' +
       'when left out), at `position`; without one, right after the original in its own column, ' +
       "else at the end. `If-Match` is compared with the original's tag.",
+    response: ContentResponse,
+    example: CONTENT_EXAMPLE,
+    returns: 'The copy, with its new ids.',
+    problems: ['notFound', 'limitExceeded'],
   })
-  @ApiOptionalBody(DuplicateContentDto)
-  @ApiCreatedJsonResponse(ContentResponse, CONTENT_EXAMPLE, 'The copy, with its new ids.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
   duplicate(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ContentPath,

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import {
   CreateRowDto,
   DuplicateRowDto,
@@ -8,26 +8,24 @@ import {
   UpdateRowDto,
 } from '@layout/contracts';
 import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
-import {
-  ApiChangedResponse,
-  ApiCreatedJsonResponse,
-  ApiDeletedResponse,
-  ApiIdempotencyKey,
-  ApiMovedResponse,
-  ApiOptionalBody,
-  ApiProblems,
-  ApiProtected,
-  ApiTaggedRead,
-  BODY_PROBLEMS,
-} from '../../common/openapi/decorators';
-import { NEW, ROW_EXAMPLE } from '../../common/openapi/examples';
+import { ApiProtected } from '../../common/openapi/decorators';
 import { ConditionalWrite } from '../../common/decorators/conditional-write.decorator';
+import { NEW, ROW_EXAMPLE } from '../../common/openapi/examples';
 import { Conditions, type RequestConditions } from '../../common/http/request-conditions';
 import { Idempotency, type IdempotencyRequest } from '../../common/http/idempotency';
 import { type Representation } from '../../common/http/representation';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { BlockPath, RowPath } from '../params/layout-paths.params';
 import { NodesService } from '../services/nodes.service';
+import {
+  ApiNodeChangedResponse,
+  ApiNodeCopiedResponse,
+  ApiNodeCreatedResponse,
+  ApiNodeDeletedResponse,
+  ApiNodeListResponse,
+  ApiNodeMovedResponse,
+  ApiNodeReadResponse,
+} from './node-openapi';
 
 @ApiTags('rows')
 @ApiProtected()
@@ -37,16 +35,17 @@ export class RowsController {
 
   @Post()
   @HttpCode(201)
-  @ApiIdempotencyKey()
-  @ApiOperation({
+  @ApiNodeCreatedResponse({
+    optionalBody: CreateRowDto,
     summary: 'Create a row',
     description:
       'Creates a row in the block, at the end of its rows or at `position`; its description is ' +
       '`""` when left out.',
+    response: RowResponse,
+    example: NEW.row,
+    returns: 'The new row.',
+    problems: ['notFound', 'limitExceeded'],
   })
-  @ApiOptionalBody(CreateRowDto)
-  @ApiCreatedJsonResponse(RowResponse, NEW.row, 'The new row.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
   create(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: BlockPath,
@@ -57,13 +56,14 @@ export class RowsController {
   }
 
   @Get()
-  @ApiOperation({
+  @ApiNodeListResponse({
     summary: 'List the rows of a block',
     description:
       "The block's rows in their stored order, each with its columns and their contents.",
+    response: RowResponse,
+    example: ROW_EXAMPLE,
+    returns: 'The rows.',
   })
-  @ApiTaggedRead([RowResponse], [ROW_EXAMPLE], 'The rows.')
-  @ApiProblems('notFound')
   list(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: BlockPath,
@@ -73,12 +73,13 @@ export class RowsController {
   }
 
   @Get(':rowId')
-  @ApiOperation({
+  @ApiNodeReadResponse({
     summary: 'Retrieve a row',
     description: 'A row with its columns and their contents, in order.',
+    response: RowResponse,
+    example: ROW_EXAMPLE,
+    returns: 'The row with its subtree.',
   })
-  @ApiTaggedRead(RowResponse, ROW_EXAMPLE, 'The row with its subtree.')
-  @ApiProblems('notFound')
   retrieve(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: RowPath,
@@ -89,13 +90,15 @@ export class RowsController {
 
   @Put(':rowId')
   @ConditionalWrite()
-  @ApiOperation({
+  @ApiNodeChangedResponse({
     summary: 'Update a row',
     description:
       "Changes the row's description or moves it to `position`; members left out keep their value.",
+    response: RowResponse,
+    example: ROW_EXAMPLE,
+    returns: 'The row with its subtree.',
+    problems: ['notFound', 'limitExceeded'],
   })
-  @ApiChangedResponse(RowResponse, ROW_EXAMPLE, 'The row with its subtree.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
   update(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: RowPath,
@@ -108,12 +111,11 @@ export class RowsController {
   @Delete(':rowId')
   @HttpCode(204)
   @ConditionalWrite()
-  @ApiOperation({
+  @ApiNodeDeletedResponse({
     summary: 'Delete a row',
     description: 'Deletes the row with its columns and their contents.',
+    returns: 'Deleted; no body.',
   })
-  @ApiDeletedResponse('Deleted; no body.')
-  @ApiProblems('notFound')
   delete(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: RowPath,
@@ -125,8 +127,8 @@ export class RowsController {
   @Post(':rowId/move')
   @HttpCode(200)
   @ConditionalWrite()
-  @ApiIdempotencyKey()
-  @ApiOperation({
+  @ApiNodeMovedResponse({
+    optionalBody: MoveRowDto,
     summary: 'Move a row',
     description:
       'Moves the row, with its columns and contents, to the block `blockId` of the project ' +
@@ -134,10 +136,11 @@ export class RowsController {
       "keeps its id; its tag becomes the move's revision (so of moves sent with one `If-Match`, " +
       'one goes through); `Location` is its new path, and the old one answers 404 from now on. ' +
       'A full block answers 409 `limit-exceeded`.',
+    response: RowResponse,
+    example: ROW_EXAMPLE,
+    returns: 'The row at its new place, with its tag.',
+    problems: ['notFound', 'limitExceeded'],
   })
-  @ApiOptionalBody(MoveRowDto)
-  @ApiMovedResponse(RowResponse, ROW_EXAMPLE, 'The row at its new place, with its tag.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
   move(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: RowPath,
@@ -157,17 +160,18 @@ export class RowsController {
   @Post(':rowId/duplicate')
   @HttpCode(201)
   @ConditionalWrite()
-  @ApiIdempotencyKey()
-  @ApiOperation({
+  @ApiNodeCopiedResponse({
+    optionalBody: DuplicateRowDto,
     summary: 'Duplicate a row',
     description:
       'Copies the row with its columns and contents, new ids everywhere, into the block ' +
       '`blockId` of the project (its own when left out), at `position`; without one, right ' +
       'after the original in its own block, else at the end. At most 20 000 nodes per copy.',
+    response: RowResponse,
+    example: ROW_EXAMPLE,
+    returns: 'The copy, with its new ids.',
+    problems: ['notFound', 'limitExceeded'],
   })
-  @ApiOptionalBody(DuplicateRowDto)
-  @ApiCreatedJsonResponse(RowResponse, ROW_EXAMPLE, 'The copy, with its new ids.')
-  @ApiProblems(...BODY_PROBLEMS, 'notFound', 'limitExceeded')
   duplicate(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: RowPath,
