@@ -64,6 +64,9 @@ export * from './row/move-row.dto';
 export * from './row/duplicate-row.dto';
 export * from './row/row.response';
 
+export * from './batch/batch.dto';
+export * from './batch/batch.response';
+
 export * from './column/create-column.dto';
 export * from './column/update-column.dto';
 export * from './column/move-column.dto';

@@ -180,6 +180,74 @@ export class Step<T> {
   }
 }
 
+/**
+ * The same Step, with what its continuation answers (or throws) passed through `answer` (or
+ * `failure`): a work's answer worked into another's, or its refusal told apart from others'.
+ */
+export function mapStep<T, U>(
+  step: Step<T>,
+  answer: (value: T) => U,
+  failure: (error: unknown) => unknown = (error) => error,
+): Step<U> {
+  const { shape } = step;
+  const guarded = <V>(run: () => V): V => {
+    try {
+      return run();
+    } catch (error) {
+      throw failure(error);
+    }
+  };
+  if (shape.kind === 'finish') {
+    return Step.make({ kind: 'finish', answer: () => answer(guarded(shape.answer)) });
+  }
+  return Step.make({
+    kind: 'next',
+    next: (round) =>
+      mapStep(
+        guarded(() => shape.next(round)),
+        answer,
+        failure,
+      ),
+  });
+}
+
+/**
+ * Runs `works` one after another, as if each were the unit alone at its turn, in as few rounds
+ * as their order allows: a work that ends in a round lets the next one send its first
+ * statements in that same round, right behind its own (PostgreSQL runs them in the order they
+ * were sent, so each still sees the ones before it). Their rules run in the same order, each
+ * once its round has answered; the answers come back in order.
+ */
+export function inSequence<R extends RoundOf<R>, T>(
+  round: R,
+  works: readonly ((round: R) => Step<T>)[],
+): Step<T[]> {
+  return sequenceFrom(round, works, 0, [], undefined);
+}
+
+function sequenceFrom<R extends RoundOf<R>, T>(
+  round: R,
+  works: readonly ((round: R) => Step<T>)[],
+  first: number,
+  answered: readonly T[],
+  inProgress: ((round: R) => Step<T>) | undefined,
+): Step<T[]> {
+  // The works that end in this round, in order, and the one (if any) that sends more.
+  const ending: (() => T)[] = [];
+  let more: ((round: R) => Step<T>) | undefined;
+  let next = first;
+  const take = ({ shape }: Step<T>) => {
+    if (shape.kind === 'finish') ending.push(shape.answer);
+    else more = shape.next;
+  };
+  if (inProgress !== undefined) take(inProgress(round));
+  while (more === undefined && next < works.length) take(works[next++](round));
+  const answers = () => [...answered, ...ending.map((answer) => answer())];
+  const following = more;
+  if (following === undefined) return round.finish(answers);
+  return round.next((nextRound) => sequenceFrom(nextRound, works, next, answers(), following));
+}
+
 /** One round of one start of a unit: sends while its turn lasts, then waits for its answers. */
 class OpenRound implements Round {
   private readonly sent: { pending: Pending<unknown[]>; answer: Promise<unknown[]> }[] = [];

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ContentComposer } from './content/content-composer';
+import { BatchController } from './controllers/batch.controller';
 import { BlocksController } from './controllers/blocks.controller';
 import { ColumnsController } from './controllers/columns.controller';
 import { ContentsController } from './controllers/contents.controller';
@@ -17,6 +18,7 @@ import { ProjectsRepository } from './repositories/projects.repository';
 import { EventsService } from './services/events.service';
 import { HistoryService } from './services/history.service';
 import { ProjectsService } from './services/projects.service';
+import { BatchService } from './services/batch.service';
 import { ColumnContents } from './services/column-contents';
 import { NodeWrites } from './services/node-writes';
 import { NodesService } from './services/nodes.service';
@@ -36,10 +38,12 @@ import { TreeWriter } from './services/tree-writer';
     ContentsController,
     RevisionsController,
     EventsController,
+    BatchController,
   ],
   providers: [
     ProjectsService,
     NodesService,
+    BatchService,
     NodeWrites,
     ColumnContents,
     HistoryService,

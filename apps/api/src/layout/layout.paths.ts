@@ -15,7 +15,7 @@ import {
 } from './repositories/sql/tree-levels';
 
 /** The path segment of each level's lists: `/projects/<p>/blocks/<b>`. */
-const SEGMENTS: Record<ChildLevel, string> = {
+export const SEGMENTS: Record<ChildLevel, string> = {
   block: 'blocks',
   row: 'rows',
   column: 'columns',

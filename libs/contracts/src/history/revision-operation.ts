@@ -8,8 +8,8 @@ export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 /**
  * What one revision's request did: `content.create`, `column.update`, `row.move`,
- * `block.duplicate`, `project.restore`, … A project's first revision is `project.create` (or
- * `project.duplicate` for a copy); `history.start` marks where a project's history began for a
- * project older than the history itself.
+ * `block.duplicate`, `project.restore`, `batch` (several writes as one), … A project's first
+ * revision is `project.create` (or `project.duplicate` for a copy); `history.start` marks where
+ * a project's history began for a project older than the history itself.
  */
-export type RevisionOperation = `${NodeKind}.${ChangeKind}` | 'history.start';
+export type RevisionOperation = `${NodeKind}.${ChangeKind}` | 'batch' | 'history.start';

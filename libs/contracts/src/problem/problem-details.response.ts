@@ -53,4 +53,12 @@ export class ProblemDetailsResponse {
    */
   @HintSchema({ type: 'integer', minimum: 0 })
   limit?: number;
+
+  /**
+   * The 0-based index of the operation of a batch that was refused (batches only): the problem
+   * is that operation's own.
+   * @example 3
+   */
+  @HintSchema({ type: 'integer', minimum: 0 })
+  operationIndex?: number;
 }

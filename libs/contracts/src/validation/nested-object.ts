@@ -25,20 +25,23 @@ export function NestedObject(): PropertyDecorator {
  * fail the list as a whole: class-validator would otherwise descend into a nested array and
  * report its elements under misleading pointers.
  */
-export function NestedObjectList(max?: number): PropertyDecorator {
-  const detail =
-    max === undefined
-      ? 'must be an array of objects'
-      : `must be an array of at most ${max} objects`;
+export function NestedObjectList(max?: number, min = 0): PropertyDecorator {
+  const count = max === undefined ? '' : min > 0 ? `${min} to ${max} ` : `at most ${max} `;
+  const detail = `must be an array of ${count}objects`;
   return combine(
     Rule(
       'isObjectList',
       (value) =>
         Array.isArray(value) &&
         (max === undefined || value.length <= max) &&
+        value.length >= min &&
         value.every(isObjectValue),
       detail,
-      { type: 'array', ...(max === undefined ? {} : { maxItems: max }) },
+      {
+        type: 'array',
+        ...(max === undefined ? {} : { maxItems: max }),
+        ...(min > 0 ? { minItems: min } : {}),
+      },
     ),
     ValidateNested({ message: detail }),
   );

@@ -95,8 +95,11 @@ export function HintClassSchema(hint: SchemaHint): ClassDecorator {
 export interface VariantsHint {
   /** The member whose value names the variant. */
   readonly discriminator: string;
-  /** By value of the discriminator, what the members that depend on it accept. */
-  readonly variants: Readonly<Record<string, Readonly<Record<string, SchemaHint>>>>;
+  /**
+   * By value of the discriminator, what the members that depend on it accept; `null` for a
+   * member that the variant does not have.
+   */
+  readonly variants: Readonly<Record<string, Readonly<Record<string, SchemaHint | null>>>>;
   /** The name of a variant's own schema, from the class's name and the variant's value. */
   readonly variantName: (className: string, value: string) => string;
 }

@@ -54,7 +54,7 @@ export function modelsReferencedByHints(): Type[] {
     const classHint = classSchemaHintOf(cls);
     if (classHint !== undefined) collectModels(classHint, models);
     for (const members of Object.values(variantsHintOf(cls)?.variants ?? {})) {
-      Object.values(members).forEach((hint) => collectModels(hint, models));
+      Object.values(members).forEach((hint) => hint && collectModels(hint, models));
     }
   }
   return [...models];
@@ -130,16 +130,23 @@ function splitIntoVariants(
     const properties: Record<string, Schema> = { ...schema.properties };
     // Its one value says it all: the class's description of the member lists every value.
     properties[hint.discriminator] = { type: 'string', enum: [value] };
+    const absent = new Set<string>();
     for (const [member, memberHint] of Object.entries(members)) {
-      properties[member] = variantMember(properties[member], toSchema(memberHint));
+      if (memberHint === null) {
+        delete properties[member];
+        absent.add(member);
+      } else {
+        properties[member] = variantMember(properties[member], toSchema(memberHint));
+      }
     }
+    const required = (schema.required ?? []).filter((member) => !absent.has(member));
     const variant = hint.variantName(name, value);
     schemas[variant] = {
       type: 'object',
       properties,
-      required: schema.required?.includes(hint.discriminator)
-        ? schema.required
-        : [hint.discriminator, ...(schema.required ?? [])],
+      required: required.includes(hint.discriminator)
+        ? required
+        : [hint.discriminator, ...required],
       additionalProperties: false,
     };
     mapping[value] = `#/components/schemas/${variant}`;

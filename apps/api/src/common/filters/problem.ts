@@ -3,6 +3,7 @@ import { type FastifyReply } from 'fastify';
 import { isDatabaseUnavailable } from '../errors/database-unavailability';
 import {
   AuthenticationRequiredError,
+  BatchOperationFailedError,
   ContentTooLargeError,
   DatabaseUnavailableError,
   DomainError,
@@ -93,6 +94,10 @@ export function toProblem(error: unknown, instance: string): Problem {
     headers: Record<string, string> = {},
   ): Problem => problemOf(kind, instance, detail, extensions, headers);
 
+  if (error instanceof BatchOperationFailedError) {
+    const refused = toProblem(error.refusal, instance);
+    return { ...refused, body: { ...refused.body, operationIndex: error.operationIndex } };
+  }
   if (error instanceof DomainError) return fromDomainError(error, make);
   if (error instanceof RateLimitExceededError) {
     return make('rateLimited', error.message, {}, error.headers());

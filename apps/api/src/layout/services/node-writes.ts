@@ -54,12 +54,13 @@ export class NodeWrites {
     level: L,
     scope: ParentScope<L>,
     body: LevelBodies[L]['create'],
+    id: string = newNodeId(),
   ): NodeWork<LevelBodies[L]['response']> {
     const rules = LEVELS[level];
     const values = rules.values(body);
     const given = 'contents' in body ? (body.contents ?? []) : [];
     const contents = this.columns.plan(this.columns.prepare(given), []);
-    const node = withId(level, scope, newNodeId());
+    const node = withId(level, scope, id);
     return (write) => {
       const inserted = this.nodes.insert(write, level, node, values);
       const column = node as LevelScopes['column'];
@@ -200,11 +201,11 @@ export class NodeWrites {
     scope: LevelScopes[L],
     body: LevelBodies[L]['duplicate'],
     conditions: RequestConditions,
+    copyId: string = newNodeId(),
   ): NodeWork<LevelBodies[L]['response']> {
     const rules = LEVELS[level];
     const toParentId = this.parentNamed(level, body);
-    const copy = withId(level, scope, newNodeId());
-    const copyId = idOf(level, copy);
+    const copy = withId(level, scope, copyId);
     const ownParent = level === 'block' ? null : idOf(parentOf(level) as ChildLevel, scope);
     let placement: Placement | undefined;
     if (body.position !== undefined) {
