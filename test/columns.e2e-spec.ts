@@ -97,7 +97,8 @@ describe('columns', () => {
       ]);
     });
 
-    it('refuses an _id in the contents of a new column', async () => {
+    it('ignores an _id in the contents of a new column, as in any tree a create carries', async () => {
+      // Part three, "Whole trees in one request": the members a read adds are ignored.
       const layout = await createLayout(api, token, 3);
       const content = await api.post(layout.contents, { type: 'empty' }, { token });
       const response = await api.post(
@@ -105,11 +106,10 @@ describe('columns', () => {
         { size: 3, contents: [{ _id: content.body._id, type: 'empty' }] },
         { token },
       );
-      expect(response.status).toBe(400);
-      expect(response.body.errors).toEqual([
-        { pointer: '/contents/0/_id', detail: expect.any(String) },
-      ]);
-      expect((await api.get(layout.columns, { token })).body).toHaveLength(1);
+      expect(response.status).toBe(201);
+      expect(response.body.contents).toHaveLength(1);
+      expect(response.body.contents[0]._id).not.toBe(content.body._id);
+      expect((await api.get(layout.contents, { token })).body).toEqual([content.body]);
     });
   });
 

@@ -42,11 +42,18 @@ export * from './account/account.response';
 export * from './account/token.response';
 export * from './account/me.response';
 
+export * from './tree/read-member';
+export * from './tree/content-tree.dto';
+export * from './tree/column-tree.dto';
+export * from './tree/row-tree.dto';
+export * from './tree/block-tree.dto';
+
 export * from './project/create-project.dto';
 export * from './project/update-project.dto';
 export * from './project/project-summary.response';
 export * from './project/project.response';
 export * from './project/list-projects.query.dto';
+export * from './project/retrieve-project.query.dto';
 export * from './project/duplicate-project.dto';
 
 export * from './block/block-style';

@@ -8,6 +8,9 @@ import { createHash } from 'node:crypto';
 /** The tag of a node (project, block, row, column, content). */
 export const nodeTag = (revision: number): string => `"r${revision}"`;
 
+/** The tag of a project's export (`?format=portable`): another representation of it. */
+export const portableTag = (revision: number): string => `"r${revision}-portable"`;
+
 /** The tag of the list of a node's children. */
 export const listTag = (listRevision: number): string => `"l${listRevision}"`;
 

@@ -1,28 +1,13 @@
-import { ColumnContentDto } from '../content/column-content.dto';
-import { IsColumnSize } from '../validation/is-column-size';
+import { ColumnTreeDto } from '../tree/column-tree.dto';
 import { IsPosition } from '../validation/is-position';
 import { MayBeOmitted } from '../validation/may-be-omitted';
-import { NestedObjectList } from '../validation/nested-object';
-import { ToColumnSize } from '../validation/to-column-size';
-import { ToInstancesOf } from '../validation/to-instance';
 
-/** Body of `POST .../rows/<rowId>/columns`. */
-export class CreateColumnDto {
-  /**
-   * Width on the 12-unit grid: an integer from 1 to 12, or its string form as responses render it
-   * (`"6"`). The sizes of a row's columns add up to at most 12.
-   * @example 6
-   */
-  @ToColumnSize()
-  @IsColumnSize()
-  size!: number;
-
-  /** The column's contents, in order (at most 1000: more answers 409 `/problems/limit-exceeded`). */
-  @MayBeOmitted()
-  @ToInstancesOf(() => ColumnContentDto)
-  @NestedObjectList()
-  contents?: ColumnContentDto[];
-
+/**
+ * Body of `POST .../rows/<rowId>/columns`: a column, with its contents when given (at most
+ * 1000: more answers 409 `/problems/limit-exceeded`), as a read shows it (a read's `_id`s are
+ * ignored: every content is new).
+ */
+export class CreateColumnDto extends ColumnTreeDto {
   /**
    * 0-based index to insert at; past the end (or left out) appends.
    * @example 0

@@ -1,9 +1,9 @@
+import { ContentTreeDto } from '../tree/content-tree.dto';
 import { IsPosition } from '../validation/is-position';
 import { MayBeOmitted } from '../validation/may-be-omitted';
-import { ContentBodyDto } from './content-body.dto';
 
-/** Body of `POST .../columns/<columnId>/contents`. */
-export class CreateContentDto extends ContentBodyDto {
+/** Body of `POST .../columns/<columnId>/contents` (a read's `_id` is ignored). */
+export class CreateContentDto extends ContentTreeDto {
   /**
    * 0-based index to insert at; past the end (or left out) appends.
    * @example 0

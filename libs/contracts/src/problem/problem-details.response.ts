@@ -61,4 +61,12 @@ export class ProblemDetailsResponse {
    */
   @HintSchema({ type: 'integer', minimum: 0 })
   operationIndex?: number;
+
+  /**
+   * The member of the body that broke the rule, as an RFC 6901 pointer (a node of a tree that a
+   * create makes, or a content's data that is too large).
+   * @example "/blocks/2/rows/0/columns/3/size"
+   */
+  @HintSchema({ type: 'string' })
+  pointer?: string;
 }

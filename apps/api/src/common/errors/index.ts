@@ -20,3 +20,4 @@ export * from './wrong-password.error';
 export * from './recent-sign-in-required.error';
 export * from './too-many-streams.error';
 export * from './batch-operation-failed.error';
+export * from './refused-member.error';

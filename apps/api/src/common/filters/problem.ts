@@ -4,6 +4,7 @@ import { isDatabaseUnavailable } from '../errors/database-unavailability';
 import {
   AuthenticationRequiredError,
   BatchOperationFailedError,
+  RefusedMemberError,
   ContentTooLargeError,
   DatabaseUnavailableError,
   DomainError,
@@ -97,6 +98,10 @@ export function toProblem(error: unknown, instance: string): Problem {
   if (error instanceof BatchOperationFailedError) {
     const refused = toProblem(error.refusal, instance);
     return { ...refused, body: { ...refused.body, operationIndex: error.operationIndex } };
+  }
+  if (error instanceof RefusedMemberError) {
+    const refused = toProblem(error.refusal, instance);
+    return { ...refused, body: { ...refused.body, pointer: error.pointer } };
   }
   if (error instanceof DomainError) return fromDomainError(error, make);
   if (error instanceof RateLimitExceededError) {

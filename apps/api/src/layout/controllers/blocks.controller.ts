@@ -43,7 +43,7 @@ export class BlocksController {
     response: BlockResponse,
     example: NEW.block,
     returns: 'The new block.',
-    problems: ['notFound', 'limitExceeded'],
+    problems: ['notFound', 'rowWidthExceeded', 'limitExceeded'],
   })
   create(
     @CurrentAccount() account: AuthenticatedAccount,

@@ -10,12 +10,20 @@ import {
   Query,
   Res,
 } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiResponse, ApiTags, type HeaderObject } from '@nestjs/swagger';
+import {
+  ApiOperation,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+  type HeaderObject,
+} from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
 import {
   CreateProjectDto,
   DuplicateProjectDto,
   ListProjectsQueryDto,
+  RetrieveProjectQueryDto,
   PAGE_CURSOR_DETAIL,
   PAGE_CURSOR_MAX_LENGTH,
   ProjectResponse,
@@ -83,11 +91,16 @@ export class ProjectsController {
   @ApiOperation({
     summary: 'Create a project',
     description:
-      'Creates a project owned by the calling account, without blocks, at revision 1. An ' +
-      'account holds at most 10 000 projects (409 `/problems/limit-exceeded` beyond).',
+      'Creates a project owned by the calling account, at revision 1, with the blocks the body ' +
+      'gives and everything in them, in the shape reads answer: the members a read adds ' +
+      '(`_id`, `revision`, times) are ignored, so a read or an export (`?format=portable`) ' +
+      'posted here makes a copy. Every rule holds for every node (row widths, limits, at most ' +
+      '20 000 nodes, 8 MiB); the first one broken answers its problem with `pointer` (or ' +
+      '`errors[].pointer`) into the body, and nothing is created. An account holds at most ' +
+      '10 000 projects (409 `/problems/limit-exceeded` beyond).',
   })
   @ApiCreatedJsonResponse(ProjectResponse, NEW.project, 'The new project.')
-  @ApiProblems(...BODY_PROBLEMS, 'limitExceeded')
+  @ApiProblems(...BODY_PROBLEMS, 'rowWidthExceeded', 'limitExceeded')
   create(
     @CurrentAccount() account: AuthenticatedAccount,
     @Body() body: CreateProjectDto,
@@ -171,16 +184,26 @@ export class ProjectsController {
     summary: 'Retrieve a project',
     description:
       'The project with its whole tree: blocks, rows, columns and contents, each list in order. ' +
-      'Its `ETag` changes with every revision.',
+      'Its `ETag` changes with every revision. With `format=portable`, the export: the tree ' +
+      'without the members a read adds (`_id`, `revision`, times), which `POST /projects` ' +
+      'takes as it is to make a copy (here or on another deployment), with its own tag.',
   })
-  @ApiTaggedRead(ProjectResponse, PROJECT_EXAMPLE, 'The project with its whole tree.')
+  @ApiTaggedRead(
+    {
+      anyOf: [{ $ref: getSchemaPath(ProjectResponse) }, { $ref: getSchemaPath(CreateProjectDto) }],
+    },
+    PROJECT_EXAMPLE,
+    'The project with its whole tree; with `format=portable`, its export, which is the body of ' +
+      'a `POST /projects`.',
+  )
   @ApiProblems('notFound')
   retrieve(
     @CurrentAccount() account: AuthenticatedAccount,
     @Param() path: ProjectPath,
+    @Query() query: RetrieveProjectQueryDto,
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<ProjectResponse>> {
-    return this.projects.retrieve({ accountId: account.id, ...path }, conditions);
+    return this.projects.retrieve({ accountId: account.id, ...path }, conditions, query.format);
   }
 
   @Put(':projectId')

@@ -44,7 +44,7 @@ export class RowsController {
     response: RowResponse,
     example: NEW.row,
     returns: 'The new row.',
-    problems: ['notFound', 'limitExceeded'],
+    problems: ['notFound', 'rowWidthExceeded', 'limitExceeded'],
   })
   create(
     @CurrentAccount() account: AuthenticatedAccount,

@@ -739,23 +739,105 @@ WHERE
   AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL;
 
 -- nodes.block.insert
--- parameters: $1 projectId, $2 blockId, $3 description, $4 style
+-- parameters: $1 contentIds, $2 contentParents, $3 contentKeys, $4 contentTypes, $5 contentStyles, $6 contentDatas, $7 columnIds, $8 columnParents, $9 columnKeys, $10 columnSizes, $11 rowIds, $12 rowParents, $13 rowKeys, $14 rowDescriptions, $15 projectId, $16 blockId, $17 description, $18 style
 WITH
+  new_ct AS (
+    SELECT
+      u.*
+    FROM
+      unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::content_type[], $5::json[], $6::json[]) AS u (id, parent_id, sort_key, type, style, data)
+  ),
+  new_ct_sizes AS (
+    SELECT
+      x.parent_id,
+      count(*)::int AS child_count,
+      (
+        sum(
+          octet_length((json_build_object('_id', x.id, 'type', x.type, 'style', x.style, 'data', x.data))::text)
+        ) + 2 * (count(*) - 1)
+      )::bigint AS children_bytes
+    FROM
+      new_ct x
+    GROUP BY
+      x.parent_id
+  ),
+  new_c AS (
+    SELECT
+      u.*,
+      COALESCE(s.child_count, 0) AS child_count,
+      COALESCE(s.children_bytes, 0)::bigint AS children_bytes
+    FROM
+      unnest($7::uuid[], $8::uuid[], $9::bigint[], $10::smallint[]) AS u (id, parent_id, sort_key, size)
+      LEFT JOIN new_ct_sizes s ON s.parent_id = u.id
+  ),
+  new_c_sizes AS (
+    SELECT
+      x.parent_id,
+      count(*)::int AS child_count,
+      (
+        sum(
+          (
+            octet_length((json_build_object('_id', x.id, 'size', x.size::text, 'contents', '[]'::json))::text) + x.children_bytes
+          )
+        ) + 2 * (count(*) - 1)
+      )::bigint AS children_bytes
+    FROM
+      new_c x
+    GROUP BY
+      x.parent_id
+  ),
+  new_r AS (
+    SELECT
+      u.*,
+      COALESCE(s.child_count, 0) AS child_count,
+      COALESCE(s.children_bytes, 0)::bigint AS children_bytes
+    FROM
+      unnest($11::uuid[], $12::uuid[], $13::bigint[], $14::text[]) AS u (id, parent_id, sort_key, description)
+      LEFT JOIN new_c_sizes s ON s.parent_id = u.id
+  ),
+  new_r_sizes AS (
+    SELECT
+      x.parent_id,
+      count(*)::int AS child_count,
+      (
+        sum(
+          (
+            octet_length(
+              (json_build_object('_id', x.id, 'description', x.description, 'columns', '[]'::json))::text
+            ) + x.children_bytes
+          )
+        ) + 2 * (count(*) - 1)
+      )::bigint AS children_bytes
+    FROM
+      new_r x
+    GROUP BY
+      x.parent_id
+  ),
   parent AS (
     SELECT
       p.id
     FROM
       projects p
     WHERE
-      p.id = $1
+      p.id = $15
       AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
   ),
   inserted AS (
     INSERT INTO
-      blocks AS x (id, project_id, sort_key, description, style, revision, list_revision)
+      blocks AS x (
+        id,
+        project_id,
+        sort_key,
+        description,
+        style,
+        revision,
+        list_revision,
+        child_count,
+        children_bytes
+      )
     SELECT
-      $2::uuid,
-      $1,
+      $16::uuid,
+      $15,
       COALESCE(
         (
           SELECT
@@ -764,7 +846,7 @@ WITH
             blocks x
           WHERE
             x.project_id = p.id
-            AND x.project_id = $1
+            AND x.project_id = $15
             AND x.id IS DISTINCT FROM NULL::uuid
           ORDER BY
             x.sort_key DESC
@@ -773,14 +855,56 @@ WITH
         ),
         0
       ) + 1048576,
-      $3::text,
-      $4::json,
+      $17::text,
+      $18::json,
       NULLIF(current_setting('layout.revision', true), '')::int,
-      NULLIF(current_setting('layout.revision', true), '')::int
+      NULLIF(current_setting('layout.revision', true), '')::int,
+      COALESCE(
+        (
+          SELECT
+            s.child_count
+          FROM
+            new_r_sizes s
+          WHERE
+            s.parent_id = $16::uuid
+        ),
+        0
+      ),
+      COALESCE(
+        (
+          SELECT
+            s.children_bytes
+          FROM
+            new_r_sizes s
+          WHERE
+            s.parent_id = $16::uuid
+        ),
+        0
+      )
     FROM
       parent p
     RETURNING
       x.id,
+      (
+        octet_length(
+          (
+            json_build_object(
+              '_id',
+              x.id,
+              'description',
+              x.description,
+              'style',
+              x.style,
+              'rows',
+              '[]'::json,
+              'createdAt',
+              to_char(x.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              'updatedAt',
+              to_char(x.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+            )
+          )::text
+        ) + x.children_bytes
+      ) AS bytes,
       (
         json_build_object(
           '_id',
@@ -857,13 +981,107 @@ WITH
         )
       )::text AS json
   ),
+  new_r_inserted AS (
+    INSERT INTO
+      rows (
+        id,
+        project_id,
+        block_id,
+        sort_key,
+        description,
+        revision,
+        list_revision,
+        child_count,
+        children_bytes
+      )
+    SELECT
+      x.id,
+      $15,
+      x.parent_id,
+      x.sort_key,
+      x.description,
+      NULLIF(current_setting('layout.revision', true), '')::int,
+      NULLIF(current_setting('layout.revision', true), '')::int,
+      x.child_count,
+      x.children_bytes
+    FROM
+      new_r x
+    WHERE
+      EXISTS (
+        SELECT
+          1
+        FROM
+          inserted
+      )
+    RETURNING
+      1
+  ),
+  new_c_inserted AS (
+    INSERT INTO
+      columns (
+        id,
+        project_id,
+        row_id,
+        sort_key,
+        size,
+        revision,
+        list_revision,
+        child_count,
+        children_bytes
+      )
+    SELECT
+      x.id,
+      $15,
+      x.parent_id,
+      x.sort_key,
+      x.size,
+      NULLIF(current_setting('layout.revision', true), '')::int,
+      NULLIF(current_setting('layout.revision', true), '')::int,
+      x.child_count,
+      x.children_bytes
+    FROM
+      new_c x
+    WHERE
+      EXISTS (
+        SELECT
+          1
+        FROM
+          inserted
+      )
+    RETURNING
+      1
+  ),
+  new_ct_inserted AS (
+    INSERT INTO
+      contents (id, project_id, column_id, sort_key, type, style, data, revision)
+    SELECT
+      x.id,
+      $15,
+      x.parent_id,
+      x.sort_key,
+      x.type,
+      x.style,
+      x.data,
+      NULLIF(current_setting('layout.revision', true), '')::int
+    FROM
+      new_ct x
+    WHERE
+      EXISTS (
+        SELECT
+          1
+        FROM
+          inserted
+      )
+    RETURNING
+      1
+  ),
   changed (id, old_parent, new_parent, old_bytes, new_bytes) AS (
     SELECT
       i.id,
       NULL::uuid,
       p.id,
       0::bigint,
-      octet_length(i.json)::bigint
+      i.bytes
     FROM
       inserted i,
       parent p
@@ -904,7 +1122,7 @@ WITH
           parent_changes c
       )
       AND x.id = d.parent_id
-      AND x.id = $1
+      AND x.id = $15
     RETURNING
       x.id,
       x.child_count,
@@ -1276,9 +1494,13 @@ WITH
   renumbered AS (
     UPDATE blocks y
     SET
-      sort_key = pl.top_key + o.n * 1048576
+      sort_key = (
+        SELECT
+          pl.top_key
+        FROM
+          placed pl
+      ) + o.n * 1048576
     FROM
-      placed pl,
       (
         SELECT
           x.id,
@@ -1287,22 +1509,40 @@ WITH
               x.sort_key
           ) AS n
         FROM
-          blocks x,
-          target t,
-          destination d
+          blocks x
         WHERE
-          x.project_id = d.id
+          x.project_id = (
+            SELECT
+              d.id
+            FROM
+              destination d
+          )
           AND x.project_id = $2
-          AND x.id <> t.id
+          AND x.id <> (
+            SELECT
+              t.id
+            FROM
+              target t
+          )
       ) o
     WHERE
-      pl.sort_key IS NULL
-      AND NOT pl.stays
-      AND y.id = o.id
+      y.id = o.id
       AND y.project_id = $2
+      AND (
+        SELECT
+          pl.sort_key IS NULL
+          AND NOT pl.stays
+        FROM
+          placed pl
+      )
     RETURNING
       y.id,
-      pl.parent_id
+      (
+        SELECT
+          pl.parent_id
+        FROM
+          placed pl
+      ) AS parent_id
   ),
   moved AS (
     UPDATE blocks y
@@ -1313,9 +1553,15 @@ WITH
     FROM
       placed pl
     WHERE
-      y.id = pl.id
+      y.id = (
+        SELECT
+          p.id
+        FROM
+          placed p
+        WHERE
+          NOT p.stays
+      )
       AND y.project_id = $2
-      AND NOT pl.stays
     RETURNING
       y.id
   ),
@@ -1619,9 +1865,15 @@ WITH
     FROM
       placed pl
     WHERE
-      y.id = pl.id
+      y.id = (
+        SELECT
+          p.id
+        FROM
+          placed p
+        WHERE
+          NOT p.stays
+      )
       AND y.project_id = $2
-      AND NOT pl.stays
     RETURNING
       y.id
   ),
@@ -1890,9 +2142,13 @@ WITH
   renumbered AS (
     UPDATE blocks y
     SET
-      sort_key = pl.top_key + o.n * 1048576
+      sort_key = (
+        SELECT
+          pl.top_key
+        FROM
+          placed pl
+      ) + o.n * 1048576
     FROM
-      placed pl,
       (
         SELECT
           x.id,
@@ -1901,22 +2157,40 @@ WITH
               x.sort_key
           ) AS n
         FROM
-          blocks x,
-          target t,
-          destination d
+          blocks x
         WHERE
-          x.project_id = d.id
+          x.project_id = (
+            SELECT
+              d.id
+            FROM
+              destination d
+          )
           AND x.project_id = $2
-          AND x.id <> t.id
+          AND x.id <> (
+            SELECT
+              t.id
+            FROM
+              target t
+          )
       ) o
     WHERE
-      pl.sort_key IS NULL
-      AND NOT pl.stays
-      AND y.id = o.id
+      y.id = o.id
       AND y.project_id = $2
+      AND (
+        SELECT
+          pl.sort_key IS NULL
+          AND NOT pl.stays
+        FROM
+          placed pl
+      )
     RETURNING
       y.id,
-      pl.parent_id
+      (
+        SELECT
+          pl.parent_id
+        FROM
+          placed pl
+      ) AS parent_id
   ),
   moved AS (
     UPDATE blocks y
@@ -1927,9 +2201,15 @@ WITH
     FROM
       placed pl
     WHERE
-      y.id = pl.id
+      y.id = (
+        SELECT
+          p.id
+        FROM
+          placed p
+        WHERE
+          NOT p.stays
+      )
       AND y.project_id = $2
-      AND NOT pl.stays
     RETURNING
       y.id
   ),
@@ -2210,9 +2490,13 @@ WITH
   renumbered AS (
     UPDATE blocks y
     SET
-      sort_key = pl.top_key + o.n * 1048576
+      sort_key = (
+        SELECT
+          pl.top_key
+        FROM
+          placed pl
+      ) + o.n * 1048576
     FROM
-      placed pl,
       (
         SELECT
           x.id,
@@ -2221,22 +2505,40 @@ WITH
               x.sort_key
           ) AS n
         FROM
-          blocks x,
-          target t,
-          destination d
+          blocks x
         WHERE
-          x.project_id = d.id
+          x.project_id = (
+            SELECT
+              d.id
+            FROM
+              destination d
+          )
           AND x.project_id = $2
-          AND x.id <> t.id
+          AND x.id <> (
+            SELECT
+              t.id
+            FROM
+              target t
+          )
       ) o
     WHERE
-      pl.sort_key IS NULL
-      AND NOT pl.stays
-      AND y.id = o.id
+      y.id = o.id
       AND y.project_id = $2
+      AND (
+        SELECT
+          pl.sort_key IS NULL
+          AND NOT pl.stays
+        FROM
+          placed pl
+      )
     RETURNING
       y.id,
-      pl.parent_id
+      (
+        SELECT
+          pl.parent_id
+        FROM
+          placed pl
+      ) AS parent_id
   ),
   moved AS (
     UPDATE blocks y
@@ -2247,9 +2549,15 @@ WITH
     FROM
       placed pl
     WHERE
-      y.id = pl.id
+      y.id = (
+        SELECT
+          p.id
+        FROM
+          placed p
+        WHERE
+          NOT p.stays
+      )
       AND y.project_id = $2
-      AND NOT pl.stays
     RETURNING
       y.id
   ),
@@ -3503,25 +3811,55 @@ WHERE
   AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL;
 
 -- nodes.column.insert
--- parameters: $1 rowId, $2 blockId, $3 projectId, $4 columnId, $5 size
+-- parameters: $1 contentIds, $2 contentParents, $3 contentKeys, $4 contentTypes, $5 contentStyles, $6 contentDatas, $7 rowId, $8 blockId, $9 projectId, $10 columnId, $11 size
 WITH
+  new_ct AS (
+    SELECT
+      u.*
+    FROM
+      unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::content_type[], $5::json[], $6::json[]) AS u (id, parent_id, sort_key, type, style, data)
+  ),
+  new_ct_sizes AS (
+    SELECT
+      x.parent_id,
+      count(*)::int AS child_count,
+      (
+        sum(
+          octet_length((json_build_object('_id', x.id, 'type', x.type, 'style', x.style, 'data', x.data))::text)
+        ) + 2 * (count(*) - 1)
+      )::bigint AS children_bytes
+    FROM
+      new_ct x
+    GROUP BY
+      x.parent_id
+  ),
   parent AS (
     SELECT
       r.id
     FROM
       rows r
     WHERE
-      r.id = $1
-      AND r.block_id = $2
-      AND r.project_id = $3
+      r.id = $7
+      AND r.block_id = $8
+      AND r.project_id = $9
       AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
   ),
   inserted AS (
     INSERT INTO
-      columns AS x (id, project_id, row_id, sort_key, size, revision, list_revision)
+      columns AS x (
+        id,
+        project_id,
+        row_id,
+        sort_key,
+        size,
+        revision,
+        list_revision,
+        child_count,
+        children_bytes
+      )
     SELECT
-      $4::uuid,
-      $3,
+      $10::uuid,
+      $9,
       p.id,
       COALESCE(
         (
@@ -3531,7 +3869,7 @@ WITH
             columns x
           WHERE
             x.row_id = p.id
-            AND x.project_id = $3
+            AND x.project_id = $9
             AND x.id IS DISTINCT FROM NULL::uuid
           ORDER BY
             x.sort_key DESC
@@ -3540,13 +3878,38 @@ WITH
         ),
         0
       ) + 1048576,
-      $5::smallint,
+      $11::smallint,
       NULLIF(current_setting('layout.revision', true), '')::int,
-      NULLIF(current_setting('layout.revision', true), '')::int
+      NULLIF(current_setting('layout.revision', true), '')::int,
+      COALESCE(
+        (
+          SELECT
+            s.child_count
+          FROM
+            new_ct_sizes s
+          WHERE
+            s.parent_id = $10::uuid
+        ),
+        0
+      ),
+      COALESCE(
+        (
+          SELECT
+            s.children_bytes
+          FROM
+            new_ct_sizes s
+          WHERE
+            s.parent_id = $10::uuid
+        ),
+        0
+      )
     FROM
       parent p
     RETURNING
       x.id,
+      (
+        octet_length((json_build_object('_id', x.id, 'size', x.size::text, 'contents', '[]'::json))::text) + x.children_bytes
+      ) AS bytes,
       (
         json_build_object(
           '_id',
@@ -3573,13 +3936,37 @@ WITH
         )
       )::text AS json
   ),
+  new_ct_inserted AS (
+    INSERT INTO
+      contents (id, project_id, column_id, sort_key, type, style, data, revision)
+    SELECT
+      x.id,
+      $9,
+      x.parent_id,
+      x.sort_key,
+      x.type,
+      x.style,
+      x.data,
+      NULLIF(current_setting('layout.revision', true), '')::int
+    FROM
+      new_ct x
+    WHERE
+      EXISTS (
+        SELECT
+          1
+        FROM
+          inserted
+      )
+    RETURNING
+      1
+  ),
   changed (id, old_parent, new_parent, old_bytes, new_bytes) AS (
     SELECT
       i.id,
       NULL::uuid,
       p.id,
       0::bigint,
-      octet_length(i.json)::bigint
+      i.bytes
     FROM
       inserted i,
       parent p
@@ -3619,7 +4006,7 @@ WITH
           parent_changes c
       )
       AND x.id = d.parent_id
-      AND x.project_id = $3
+      AND x.project_id = $9
     RETURNING
       x.id,
       x.child_count,
@@ -3642,7 +4029,7 @@ WITH
           touched_row t
       )
       AND x.id = d.up
-      AND x.project_id = $3
+      AND x.project_id = $9
     RETURNING
       x.id,
       x.child_count,
@@ -3666,7 +4053,7 @@ WITH
           touched_block t
       )
       AND x.id = d.up
-      AND x.id = $3
+      AND x.id = $9
     RETURNING
       x.id,
       x.child_count,
@@ -3723,8 +4110,8 @@ SELECT
       columns o
     WHERE
       o.row_id = p.id
-      AND o.project_id = $3
-      AND o.id IS DISTINCT FROM $4::uuid
+      AND o.project_id = $9
+      AND o.id IS DISTINCT FROM $10::uuid
   ) AS others
 FROM
   inserted i,
@@ -3945,9 +4332,13 @@ WITH
   renumbered AS (
     UPDATE columns y
     SET
-      sort_key = pl.top_key + o.n * 1048576
+      sort_key = (
+        SELECT
+          pl.top_key
+        FROM
+          placed pl
+      ) + o.n * 1048576
     FROM
-      placed pl,
       (
         SELECT
           x.id,
@@ -3956,22 +4347,40 @@ WITH
               x.sort_key
           ) AS n
         FROM
-          columns x,
-          target t,
-          destination d
+          columns x
         WHERE
-          x.row_id = d.id
+          x.row_id = (
+            SELECT
+              d.id
+            FROM
+              destination d
+          )
           AND x.project_id = $1
-          AND x.id <> t.id
+          AND x.id <> (
+            SELECT
+              t.id
+            FROM
+              target t
+          )
       ) o
     WHERE
-      pl.sort_key IS NULL
-      AND NOT pl.stays
-      AND y.id = o.id
+      y.id = o.id
       AND y.project_id = $1
+      AND (
+        SELECT
+          pl.sort_key IS NULL
+          AND NOT pl.stays
+        FROM
+          placed pl
+      )
     RETURNING
       y.id,
-      pl.parent_id
+      (
+        SELECT
+          pl.parent_id
+        FROM
+          placed pl
+      ) AS parent_id
   ),
   moved AS (
     UPDATE columns y
@@ -3982,9 +4391,15 @@ WITH
     FROM
       placed pl
     WHERE
-      y.id = pl.id
+      y.id = (
+        SELECT
+          p.id
+        FROM
+          placed p
+        WHERE
+          NOT p.stays
+      )
       AND y.project_id = $1
-      AND NOT pl.stays
     RETURNING
       y.id
   ),
@@ -4314,9 +4729,15 @@ WITH
     FROM
       placed pl
     WHERE
-      y.id = pl.id
+      y.id = (
+        SELECT
+          p.id
+        FROM
+          placed p
+        WHERE
+          NOT p.stays
+      )
       AND y.project_id = $1
-      AND NOT pl.stays
     RETURNING
       y.id
   ),
@@ -4657,9 +5078,13 @@ WITH
   renumbered AS (
     UPDATE columns y
     SET
-      sort_key = pl.top_key + o.n * 1048576
+      sort_key = (
+        SELECT
+          pl.top_key
+        FROM
+          placed pl
+      ) + o.n * 1048576
     FROM
-      placed pl,
       (
         SELECT
           x.id,
@@ -4668,22 +5093,40 @@ WITH
               x.sort_key
           ) AS n
         FROM
-          columns x,
-          target t,
-          destination d
+          columns x
         WHERE
-          x.row_id = d.id
+          x.row_id = (
+            SELECT
+              d.id
+            FROM
+              destination d
+          )
           AND x.project_id = $2
-          AND x.id <> t.id
+          AND x.id <> (
+            SELECT
+              t.id
+            FROM
+              target t
+          )
       ) o
     WHERE
-      pl.sort_key IS NULL
-      AND NOT pl.stays
-      AND y.id = o.id
+      y.id = o.id
       AND y.project_id = $2
+      AND (
+        SELECT
+          pl.sort_key IS NULL
+          AND NOT pl.stays
+        FROM
+          placed pl
+      )
     RETURNING
       y.id,
-      pl.parent_id
+      (
+        SELECT
+          pl.parent_id
+        FROM
+          placed pl
+      ) AS parent_id
   ),
   moved AS (
     UPDATE columns y
@@ -4694,9 +5137,15 @@ WITH
     FROM
       placed pl
     WHERE
-      y.id = pl.id
+      y.id = (
+        SELECT
+          p.id
+        FROM
+          placed p
+        WHERE
+          NOT p.stays
+      )
       AND y.project_id = $2
-      AND NOT pl.stays
     RETURNING
       y.id
   ),
@@ -5049,9 +5498,13 @@ WITH
   renumbered AS (
     UPDATE columns y
     SET
-      sort_key = pl.top_key + o.n * 1048576
+      sort_key = (
+        SELECT
+          pl.top_key
+        FROM
+          placed pl
+      ) + o.n * 1048576
     FROM
-      placed pl,
       (
         SELECT
           x.id,
@@ -5060,22 +5513,40 @@ WITH
               x.sort_key
           ) AS n
         FROM
-          columns x,
-          target t,
-          destination d
+          columns x
         WHERE
-          x.row_id = d.id
+          x.row_id = (
+            SELECT
+              d.id
+            FROM
+              destination d
+          )
           AND x.project_id = $2
-          AND x.id <> t.id
+          AND x.id <> (
+            SELECT
+              t.id
+            FROM
+              target t
+          )
       ) o
     WHERE
-      pl.sort_key IS NULL
-      AND NOT pl.stays
-      AND y.id = o.id
+      y.id = o.id
       AND y.project_id = $2
+      AND (
+        SELECT
+          pl.sort_key IS NULL
+          AND NOT pl.stays
+        FROM
+          placed pl
+      )
     RETURNING
       y.id,
-      pl.parent_id
+      (
+        SELECT
+          pl.parent_id
+        FROM
+          placed pl
+      ) AS parent_id
   ),
   moved AS (
     UPDATE columns y
@@ -5086,9 +5557,15 @@ WITH
     FROM
       placed pl
     WHERE
-      y.id = pl.id
+      y.id = (
+        SELECT
+          p.id
+        FROM
+          placed p
+        WHERE
+          NOT p.stays
+      )
       AND y.project_id = $2
-      AND NOT pl.stays
     RETURNING
       y.id
   ),
@@ -6892,9 +7369,13 @@ WITH
   renumbered AS (
     UPDATE contents y
     SET
-      sort_key = pl.top_key + o.n * 1048576
+      sort_key = (
+        SELECT
+          pl.top_key
+        FROM
+          placed pl
+      ) + o.n * 1048576
     FROM
-      placed pl,
       (
         SELECT
           x.id,
@@ -6903,22 +7384,40 @@ WITH
               x.sort_key
           ) AS n
         FROM
-          contents x,
-          target t,
-          destination d
+          contents x
         WHERE
-          x.column_id = d.id
+          x.column_id = (
+            SELECT
+              d.id
+            FROM
+              destination d
+          )
           AND x.project_id = $1
-          AND x.id <> t.id
+          AND x.id <> (
+            SELECT
+              t.id
+            FROM
+              target t
+          )
       ) o
     WHERE
-      pl.sort_key IS NULL
-      AND NOT pl.stays
-      AND y.id = o.id
+      y.id = o.id
       AND y.project_id = $1
+      AND (
+        SELECT
+          pl.sort_key IS NULL
+          AND NOT pl.stays
+        FROM
+          placed pl
+      )
     RETURNING
       y.id,
-      pl.parent_id
+      (
+        SELECT
+          pl.parent_id
+        FROM
+          placed pl
+      ) AS parent_id
   ),
   moved AS (
     UPDATE contents y
@@ -6929,9 +7428,15 @@ WITH
     FROM
       placed pl
     WHERE
-      y.id = pl.id
+      y.id = (
+        SELECT
+          p.id
+        FROM
+          placed p
+        WHERE
+          NOT p.stays
+      )
       AND y.project_id = $1
-      AND NOT pl.stays
     RETURNING
       y.id
   ),
@@ -7253,9 +7758,15 @@ WITH
     FROM
       placed pl
     WHERE
-      y.id = pl.id
+      y.id = (
+        SELECT
+          p.id
+        FROM
+          placed p
+        WHERE
+          NOT p.stays
+      )
       AND y.project_id = $1
-      AND NOT pl.stays
     RETURNING
       y.id
   ),
@@ -7609,9 +8120,13 @@ WITH
   renumbered AS (
     UPDATE contents y
     SET
-      sort_key = pl.top_key + o.n * 1048576
+      sort_key = (
+        SELECT
+          pl.top_key
+        FROM
+          placed pl
+      ) + o.n * 1048576
     FROM
-      placed pl,
       (
         SELECT
           x.id,
@@ -7620,22 +8135,40 @@ WITH
               x.sort_key
           ) AS n
         FROM
-          contents x,
-          target t,
-          destination d
+          contents x
         WHERE
-          x.column_id = d.id
+          x.column_id = (
+            SELECT
+              d.id
+            FROM
+              destination d
+          )
           AND x.project_id = $2
-          AND x.id <> t.id
+          AND x.id <> (
+            SELECT
+              t.id
+            FROM
+              target t
+          )
       ) o
     WHERE
-      pl.sort_key IS NULL
-      AND NOT pl.stays
-      AND y.id = o.id
+      y.id = o.id
       AND y.project_id = $2
+      AND (
+        SELECT
+          pl.sort_key IS NULL
+          AND NOT pl.stays
+        FROM
+          placed pl
+      )
     RETURNING
       y.id,
-      pl.parent_id
+      (
+        SELECT
+          pl.parent_id
+        FROM
+          placed pl
+      ) AS parent_id
   ),
   moved AS (
     UPDATE contents y
@@ -7646,9 +8179,15 @@ WITH
     FROM
       placed pl
     WHERE
-      y.id = pl.id
+      y.id = (
+        SELECT
+          p.id
+        FROM
+          placed p
+        WHERE
+          NOT p.stays
+      )
       AND y.project_id = $2
-      AND NOT pl.stays
     RETURNING
       y.id
   ),
@@ -8014,9 +8553,13 @@ WITH
   renumbered AS (
     UPDATE contents y
     SET
-      sort_key = pl.top_key + o.n * 1048576
+      sort_key = (
+        SELECT
+          pl.top_key
+        FROM
+          placed pl
+      ) + o.n * 1048576
     FROM
-      placed pl,
       (
         SELECT
           x.id,
@@ -8025,22 +8568,40 @@ WITH
               x.sort_key
           ) AS n
         FROM
-          contents x,
-          target t,
-          destination d
+          contents x
         WHERE
-          x.column_id = d.id
+          x.column_id = (
+            SELECT
+              d.id
+            FROM
+              destination d
+          )
           AND x.project_id = $2
-          AND x.id <> t.id
+          AND x.id <> (
+            SELECT
+              t.id
+            FROM
+              target t
+          )
       ) o
     WHERE
-      pl.sort_key IS NULL
-      AND NOT pl.stays
-      AND y.id = o.id
+      y.id = o.id
       AND y.project_id = $2
+      AND (
+        SELECT
+          pl.sort_key IS NULL
+          AND NOT pl.stays
+        FROM
+          placed pl
+      )
     RETURNING
       y.id,
-      pl.parent_id
+      (
+        SELECT
+          pl.parent_id
+        FROM
+          placed pl
+      ) AS parent_id
   ),
   moved AS (
     UPDATE contents y
@@ -8051,9 +8612,15 @@ WITH
     FROM
       placed pl
     WHERE
-      y.id = pl.id
+      y.id = (
+        SELECT
+          p.id
+        FROM
+          placed p
+        WHERE
+          NOT p.stays
+      )
       AND y.project_id = $2
-      AND NOT pl.stays
     RETURNING
       y.id
   ),
@@ -9228,24 +9795,79 @@ WHERE
   AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL;
 
 -- nodes.row.insert
--- parameters: $1 blockId, $2 projectId, $3 rowId, $4 description
+-- parameters: $1 contentIds, $2 contentParents, $3 contentKeys, $4 contentTypes, $5 contentStyles, $6 contentDatas, $7 columnIds, $8 columnParents, $9 columnKeys, $10 columnSizes, $11 blockId, $12 projectId, $13 rowId, $14 description
 WITH
+  new_ct AS (
+    SELECT
+      u.*
+    FROM
+      unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::content_type[], $5::json[], $6::json[]) AS u (id, parent_id, sort_key, type, style, data)
+  ),
+  new_ct_sizes AS (
+    SELECT
+      x.parent_id,
+      count(*)::int AS child_count,
+      (
+        sum(
+          octet_length((json_build_object('_id', x.id, 'type', x.type, 'style', x.style, 'data', x.data))::text)
+        ) + 2 * (count(*) - 1)
+      )::bigint AS children_bytes
+    FROM
+      new_ct x
+    GROUP BY
+      x.parent_id
+  ),
+  new_c AS (
+    SELECT
+      u.*,
+      COALESCE(s.child_count, 0) AS child_count,
+      COALESCE(s.children_bytes, 0)::bigint AS children_bytes
+    FROM
+      unnest($7::uuid[], $8::uuid[], $9::bigint[], $10::smallint[]) AS u (id, parent_id, sort_key, size)
+      LEFT JOIN new_ct_sizes s ON s.parent_id = u.id
+  ),
+  new_c_sizes AS (
+    SELECT
+      x.parent_id,
+      count(*)::int AS child_count,
+      (
+        sum(
+          (
+            octet_length((json_build_object('_id', x.id, 'size', x.size::text, 'contents', '[]'::json))::text) + x.children_bytes
+          )
+        ) + 2 * (count(*) - 1)
+      )::bigint AS children_bytes
+    FROM
+      new_c x
+    GROUP BY
+      x.parent_id
+  ),
   parent AS (
     SELECT
       b.id
     FROM
       blocks b
     WHERE
-      b.id = $1
-      AND b.project_id = $2
+      b.id = $11
+      AND b.project_id = $12
       AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
   ),
   inserted AS (
     INSERT INTO
-      rows AS x (id, project_id, block_id, sort_key, description, revision, list_revision)
+      rows AS x (
+        id,
+        project_id,
+        block_id,
+        sort_key,
+        description,
+        revision,
+        list_revision,
+        child_count,
+        children_bytes
+      )
     SELECT
-      $3::uuid,
-      $2,
+      $13::uuid,
+      $12,
       p.id,
       COALESCE(
         (
@@ -9255,7 +9877,7 @@ WITH
             rows x
           WHERE
             x.block_id = p.id
-            AND x.project_id = $2
+            AND x.project_id = $12
             AND x.id IS DISTINCT FROM NULL::uuid
           ORDER BY
             x.sort_key DESC
@@ -9264,13 +9886,40 @@ WITH
         ),
         0
       ) + 1048576,
-      $4::text,
+      $14::text,
       NULLIF(current_setting('layout.revision', true), '')::int,
-      NULLIF(current_setting('layout.revision', true), '')::int
+      NULLIF(current_setting('layout.revision', true), '')::int,
+      COALESCE(
+        (
+          SELECT
+            s.child_count
+          FROM
+            new_c_sizes s
+          WHERE
+            s.parent_id = $13::uuid
+        ),
+        0
+      ),
+      COALESCE(
+        (
+          SELECT
+            s.children_bytes
+          FROM
+            new_c_sizes s
+          WHERE
+            s.parent_id = $13::uuid
+        ),
+        0
+      )
     FROM
       parent p
     RETURNING
       x.id,
+      (
+        octet_length(
+          (json_build_object('_id', x.id, 'description', x.description, 'columns', '[]'::json))::text
+        ) + x.children_bytes
+      ) AS bytes,
       (
         json_build_object(
           '_id',
@@ -9319,13 +9968,72 @@ WITH
         )
       )::text AS json
   ),
+  new_c_inserted AS (
+    INSERT INTO
+      columns (
+        id,
+        project_id,
+        row_id,
+        sort_key,
+        size,
+        revision,
+        list_revision,
+        child_count,
+        children_bytes
+      )
+    SELECT
+      x.id,
+      $12,
+      x.parent_id,
+      x.sort_key,
+      x.size,
+      NULLIF(current_setting('layout.revision', true), '')::int,
+      NULLIF(current_setting('layout.revision', true), '')::int,
+      x.child_count,
+      x.children_bytes
+    FROM
+      new_c x
+    WHERE
+      EXISTS (
+        SELECT
+          1
+        FROM
+          inserted
+      )
+    RETURNING
+      1
+  ),
+  new_ct_inserted AS (
+    INSERT INTO
+      contents (id, project_id, column_id, sort_key, type, style, data, revision)
+    SELECT
+      x.id,
+      $12,
+      x.parent_id,
+      x.sort_key,
+      x.type,
+      x.style,
+      x.data,
+      NULLIF(current_setting('layout.revision', true), '')::int
+    FROM
+      new_ct x
+    WHERE
+      EXISTS (
+        SELECT
+          1
+        FROM
+          inserted
+      )
+    RETURNING
+      1
+  ),
   changed (id, old_parent, new_parent, old_bytes, new_bytes) AS (
     SELECT
       i.id,
       NULL::uuid,
       p.id,
       0::bigint,
-      octet_length(i.json)::bigint
+      i.bytes
     FROM
       inserted i,
       parent p
@@ -9365,7 +10073,7 @@ WITH
           parent_changes c
       )
       AND x.id = d.parent_id
-      AND x.project_id = $2
+      AND x.project_id = $12
     RETURNING
       x.id,
       x.child_count,
@@ -9389,7 +10097,7 @@ WITH
           touched_block t
       )
       AND x.id = d.up
-      AND x.id = $2
+      AND x.id = $12
     RETURNING
       x.id,
       x.child_count,
@@ -9699,9 +10407,13 @@ WITH
   renumbered AS (
     UPDATE rows y
     SET
-      sort_key = pl.top_key + o.n * 1048576
+      sort_key = (
+        SELECT
+          pl.top_key
+        FROM
+          placed pl
+      ) + o.n * 1048576
     FROM
-      placed pl,
       (
         SELECT
           x.id,
@@ -9710,22 +10422,40 @@ WITH
               x.sort_key
           ) AS n
         FROM
-          rows x,
-          target t,
-          destination d
+          rows x
         WHERE
-          x.block_id = d.id
+          x.block_id = (
+            SELECT
+              d.id
+            FROM
+              destination d
+          )
           AND x.project_id = $3
-          AND x.id <> t.id
+          AND x.id <> (
+            SELECT
+              t.id
+            FROM
+              target t
+          )
       ) o
     WHERE
-      pl.sort_key IS NULL
-      AND NOT pl.stays
-      AND y.id = o.id
+      y.id = o.id
       AND y.project_id = $3
+      AND (
+        SELECT
+          pl.sort_key IS NULL
+          AND NOT pl.stays
+        FROM
+          placed pl
+      )
     RETURNING
       y.id,
-      pl.parent_id
+      (
+        SELECT
+          pl.parent_id
+        FROM
+          placed pl
+      ) AS parent_id
   ),
   moved AS (
     UPDATE rows y
@@ -9736,9 +10466,15 @@ WITH
     FROM
       placed pl
     WHERE
-      y.id = pl.id
+      y.id = (
+        SELECT
+          p.id
+        FROM
+          placed p
+        WHERE
+          NOT p.stays
+      )
       AND y.project_id = $3
-      AND NOT pl.stays
     RETURNING
       y.id
   ),
@@ -10034,9 +10770,15 @@ WITH
     FROM
       placed pl
     WHERE
-      y.id = pl.id
+      y.id = (
+        SELECT
+          p.id
+        FROM
+          placed p
+        WHERE
+          NOT p.stays
+      )
       AND y.project_id = $3
-      AND NOT pl.stays
     RETURNING
       y.id
   ),
@@ -10324,9 +11066,13 @@ WITH
   renumbered AS (
     UPDATE rows y
     SET
-      sort_key = pl.top_key + o.n * 1048576
+      sort_key = (
+        SELECT
+          pl.top_key
+        FROM
+          placed pl
+      ) + o.n * 1048576
     FROM
-      placed pl,
       (
         SELECT
           x.id,
@@ -10335,22 +11081,40 @@ WITH
               x.sort_key
           ) AS n
         FROM
-          rows x,
-          target t,
-          destination d
+          rows x
         WHERE
-          x.block_id = d.id
+          x.block_id = (
+            SELECT
+              d.id
+            FROM
+              destination d
+          )
           AND x.project_id = $2
-          AND x.id <> t.id
+          AND x.id <> (
+            SELECT
+              t.id
+            FROM
+              target t
+          )
       ) o
     WHERE
-      pl.sort_key IS NULL
-      AND NOT pl.stays
-      AND y.id = o.id
+      y.id = o.id
       AND y.project_id = $2
+      AND (
+        SELECT
+          pl.sort_key IS NULL
+          AND NOT pl.stays
+        FROM
+          placed pl
+      )
     RETURNING
       y.id,
-      pl.parent_id
+      (
+        SELECT
+          pl.parent_id
+        FROM
+          placed pl
+      ) AS parent_id
   ),
   moved AS (
     UPDATE rows y
@@ -10361,9 +11125,15 @@ WITH
     FROM
       placed pl
     WHERE
-      y.id = pl.id
+      y.id = (
+        SELECT
+          p.id
+        FROM
+          placed p
+        WHERE
+          NOT p.stays
+      )
       AND y.project_id = $2
-      AND NOT pl.stays
     RETURNING
       y.id
   ),
@@ -10663,9 +11433,13 @@ WITH
   renumbered AS (
     UPDATE rows y
     SET
-      sort_key = pl.top_key + o.n * 1048576
+      sort_key = (
+        SELECT
+          pl.top_key
+        FROM
+          placed pl
+      ) + o.n * 1048576
     FROM
-      placed pl,
       (
         SELECT
           x.id,
@@ -10674,22 +11448,40 @@ WITH
               x.sort_key
           ) AS n
         FROM
-          rows x,
-          target t,
-          destination d
+          rows x
         WHERE
-          x.block_id = d.id
+          x.block_id = (
+            SELECT
+              d.id
+            FROM
+              destination d
+          )
           AND x.project_id = $2
-          AND x.id <> t.id
+          AND x.id <> (
+            SELECT
+              t.id
+            FROM
+              target t
+          )
       ) o
     WHERE
-      pl.sort_key IS NULL
-      AND NOT pl.stays
-      AND y.id = o.id
+      y.id = o.id
       AND y.project_id = $2
+      AND (
+        SELECT
+          pl.sort_key IS NULL
+          AND NOT pl.stays
+        FROM
+          placed pl
+      )
     RETURNING
       y.id,
-      pl.parent_id
+      (
+        SELECT
+          pl.parent_id
+        FROM
+          placed pl
+      ) AS parent_id
   ),
   moved AS (
     UPDATE rows y
@@ -10700,9 +11492,15 @@ WITH
     FROM
       placed pl
     WHERE
-      y.id = pl.id
+      y.id = (
+        SELECT
+          p.id
+        FROM
+          placed p
+        WHERE
+          NOT p.stays
+      )
       AND y.project_id = $2
-      AND NOT pl.stays
     RETURNING
       y.id
   ),

@@ -520,24 +520,163 @@ FROM
   ) p;
 
 -- projects.insert
--- parameters: $1 accountId, $2 title
+-- parameters: $1 contentIds, $2 contentParents, $3 contentKeys, $4 contentTypes, $5 contentStyles, $6 contentDatas, $7 columnIds, $8 columnParents, $9 columnKeys, $10 columnSizes, $11 rowIds, $12 rowParents, $13 rowKeys, $14 rowDescriptions, $15 blockIds, $16 blockParents, $17 blockKeys, $18 blockDescriptions, $19 blockStyles, $20 accountId, $21 projectId, $22 title
 WITH
+  new_ct AS (
+    SELECT
+      u.*
+    FROM
+      unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::content_type[], $5::json[], $6::json[]) AS u (id, parent_id, sort_key, type, style, data)
+  ),
+  new_ct_sizes AS (
+    SELECT
+      x.parent_id,
+      count(*)::int AS child_count,
+      (
+        sum(
+          octet_length((json_build_object('_id', x.id, 'type', x.type, 'style', x.style, 'data', x.data))::text)
+        ) + 2 * (count(*) - 1)
+      )::bigint AS children_bytes
+    FROM
+      new_ct x
+    GROUP BY
+      x.parent_id
+  ),
+  new_c AS (
+    SELECT
+      u.*,
+      COALESCE(s.child_count, 0) AS child_count,
+      COALESCE(s.children_bytes, 0)::bigint AS children_bytes
+    FROM
+      unnest($7::uuid[], $8::uuid[], $9::bigint[], $10::smallint[]) AS u (id, parent_id, sort_key, size)
+      LEFT JOIN new_ct_sizes s ON s.parent_id = u.id
+  ),
+  new_c_sizes AS (
+    SELECT
+      x.parent_id,
+      count(*)::int AS child_count,
+      (
+        sum(
+          (
+            octet_length((json_build_object('_id', x.id, 'size', x.size::text, 'contents', '[]'::json))::text) + x.children_bytes
+          )
+        ) + 2 * (count(*) - 1)
+      )::bigint AS children_bytes
+    FROM
+      new_c x
+    GROUP BY
+      x.parent_id
+  ),
+  new_r AS (
+    SELECT
+      u.*,
+      COALESCE(s.child_count, 0) AS child_count,
+      COALESCE(s.children_bytes, 0)::bigint AS children_bytes
+    FROM
+      unnest($11::uuid[], $12::uuid[], $13::bigint[], $14::text[]) AS u (id, parent_id, sort_key, description)
+      LEFT JOIN new_c_sizes s ON s.parent_id = u.id
+  ),
+  new_r_sizes AS (
+    SELECT
+      x.parent_id,
+      count(*)::int AS child_count,
+      (
+        sum(
+          (
+            octet_length(
+              (json_build_object('_id', x.id, 'description', x.description, 'columns', '[]'::json))::text
+            ) + x.children_bytes
+          )
+        ) + 2 * (count(*) - 1)
+      )::bigint AS children_bytes
+    FROM
+      new_r x
+    GROUP BY
+      x.parent_id
+  ),
+  new_b AS (
+    SELECT
+      u.*,
+      COALESCE(s.child_count, 0) AS child_count,
+      COALESCE(s.children_bytes, 0)::bigint AS children_bytes,
+      now() AS created_at,
+      now() AS updated_at
+    FROM
+      unnest($15::uuid[], $16::uuid[], $17::bigint[], $18::text[], $19::json[]) AS u (id, parent_id, sort_key, description, style)
+      LEFT JOIN new_r_sizes s ON s.parent_id = u.id
+  ),
+  new_b_sizes AS (
+    SELECT
+      x.parent_id,
+      count(*)::int AS child_count,
+      (
+        sum(
+          (
+            octet_length(
+              (
+                json_build_object(
+                  '_id',
+                  x.id,
+                  'description',
+                  x.description,
+                  'style',
+                  x.style,
+                  'rows',
+                  '[]'::json,
+                  'createdAt',
+                  to_char(x.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                  'updatedAt',
+                  to_char(x.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+                )
+              )::text
+            ) + x.children_bytes
+          )
+        ) + 2 * (count(*) - 1)
+      )::bigint AS children_bytes
+    FROM
+      new_b x
+    GROUP BY
+      x.parent_id
+  ),
   counted AS (
     UPDATE accounts a
     SET
       project_count = a.project_count + 1
     WHERE
-      a.id = $1
+      a.id = $20
       AND a.deleted_at IS NULL
     RETURNING
       a.project_count
   ),
   inserted AS (
     INSERT INTO
-      projects AS p (owner_id, title)
+      projects AS p (id, owner_id, title, child_count, children_bytes)
     SELECT
-      $1,
-      $2
+      $21::uuid,
+      $20,
+      $22,
+      COALESCE(
+        (
+          SELECT
+            s.child_count
+          FROM
+            new_b_sizes s
+          WHERE
+            s.parent_id = $21::uuid
+        ),
+        0
+      ),
+      COALESCE(
+        (
+          SELECT
+            s.children_bytes
+          FROM
+            new_b_sizes s
+          WHERE
+            s.parent_id = $21::uuid
+        ),
+        0
+      )
     FROM
       counted
     RETURNING
@@ -644,13 +783,167 @@ WITH
             '[]'
           )
         )
-      )::text AS json
+      )::text AS json,
+      (
+        octet_length(
+          (
+            json_build_object(
+              '_id',
+              p.id,
+              'title',
+              p.title,
+              'revision',
+              p.revision,
+              'createdAt',
+              to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              'updatedAt',
+              to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              'blocks',
+              '[]'::json
+            )
+          )::text
+        ) + p.children_bytes
+      ) AS tree_bytes
+  ),
+  new_b_inserted AS (
+    INSERT INTO
+      blocks (
+        id,
+        project_id,
+        sort_key,
+        description,
+        style,
+        revision,
+        list_revision,
+        child_count,
+        children_bytes,
+        created_at,
+        updated_at
+      )
+    SELECT
+      x.id,
+      $21::uuid,
+      x.sort_key,
+      x.description,
+      x.style,
+      1,
+      1,
+      x.child_count,
+      x.children_bytes,
+      x.created_at,
+      x.updated_at
+    FROM
+      new_b x
+    WHERE
+      EXISTS (
+        SELECT
+          1
+        FROM
+          inserted
+      )
+    RETURNING
+      1
+  ),
+  new_r_inserted AS (
+    INSERT INTO
+      rows (
+        id,
+        project_id,
+        block_id,
+        sort_key,
+        description,
+        revision,
+        list_revision,
+        child_count,
+        children_bytes
+      )
+    SELECT
+      x.id,
+      $21::uuid,
+      x.parent_id,
+      x.sort_key,
+      x.description,
+      1,
+      1,
+      x.child_count,
+      x.children_bytes
+    FROM
+      new_r x
+    WHERE
+      EXISTS (
+        SELECT
+          1
+        FROM
+          inserted
+      )
+    RETURNING
+      1
+  ),
+  new_c_inserted AS (
+    INSERT INTO
+      columns (
+        id,
+        project_id,
+        row_id,
+        sort_key,
+        size,
+        revision,
+        list_revision,
+        child_count,
+        children_bytes
+      )
+    SELECT
+      x.id,
+      $21::uuid,
+      x.parent_id,
+      x.sort_key,
+      x.size,
+      1,
+      1,
+      x.child_count,
+      x.children_bytes
+    FROM
+      new_c x
+    WHERE
+      EXISTS (
+        SELECT
+          1
+        FROM
+          inserted
+      )
+    RETURNING
+      1
+  ),
+  new_ct_inserted AS (
+    INSERT INTO
+      contents (id, project_id, column_id, sort_key, type, style, data, revision)
+    SELECT
+      x.id,
+      $21::uuid,
+      x.parent_id,
+      x.sort_key,
+      x.type,
+      x.style,
+      x.data,
+      1
+    FROM
+      new_ct x
+    WHERE
+      EXISTS (
+        SELECT
+          1
+        FROM
+          inserted
+      )
+    RETURNING
+      1
   )
 SELECT
   i.id,
   i.revision,
   i.json,
-  c.project_count AS projects
+  c.project_count AS projects,
+  i.tree_bytes
 FROM
   inserted i,
   counted c;

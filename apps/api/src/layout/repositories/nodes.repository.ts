@@ -28,6 +28,7 @@ import {
   TREE_LEVELS,
 } from './sql/tree-levels';
 import { findNodeStatement, insertNodeStatement, updateNodeStatement } from './sql/write-node.sql';
+import { bound, type NewSubtree, subtreeParams } from './new-subtree';
 import {
   type CopiedNode,
   copiedNode,
@@ -151,10 +152,6 @@ const READS = {
   ) as ListReads,
 };
 
-/** A member's value as a statement binds it: JSON as its text. */
-const bound = (value: unknown) =>
-  value !== null && typeof value === 'object' ? JSON.stringify(value) : value;
-
 function boundValues(values: object): Params {
   return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, bound(value)]));
 }
@@ -178,17 +175,17 @@ export class NodesRepository {
 
   /**
    * Appends a node of `level` with `values` under the parent of `scope`, with the id that
-   * `scope` names; undefined when the parent is not on the path.
+   * `scope` names, and `subtree` beneath it; undefined when the parent is not on the path.
    */
   insert<L extends ChildLevel>(
     write: LockedRound,
     level: L,
     scope: LevelScopes[L],
     values: NodeValues[L],
+    subtree?: NewSubtree,
   ): Pending<InsertedNode | undefined> {
-    return write
-      .row(STATEMENTS[level].insert, paramsOf(scope, boundValues(values)))
-      .map((row) => row && insertedNode(row));
+    const params = paramsOf(scope, boundValues(values), subtreeParams(level, subtree));
+    return write.row(STATEMENTS[level].insert, params).map((row) => row && insertedNode(row));
   }
 
   /** The node's members, with its revision; undefined when it is not on the path. */

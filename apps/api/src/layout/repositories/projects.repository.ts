@@ -5,6 +5,8 @@ import { type ProjectScope } from '../layout.scopes';
 import { type ProjectListKey } from '../project-list-cursor';
 import { projectBytes, projectJson, projectSummaryJson } from './sql/documents.sql';
 import { treeWriteStatement } from './sql/changes.sql';
+import { newSubtree, sizesOf } from './sql/new-subtree.sql';
+import { type NewSubtree, subtreeParams } from './new-subtree';
 import { COPY_PROJECT, copyDocumentStatement } from './sql/copy-node.sql';
 import { ownedPath, WRITE_REVISION, WRITE_TIME } from './sql/paths.sql';
 import { TaggedReads } from './sql/tagged-reads';
@@ -135,20 +137,37 @@ const LOCK = sqlStatement<
 );
 
 // The account's row lock serialises its creates, so the count is exact under concurrency. An
-// account deleted meanwhile (its token was good when the request came) gets no new project.
+// account deleted meanwhile (its token was good when the request came) gets no new project. The
+// project comes with the tree its body gives (newSubtree), all of it at revision 1.
+const SUBTREE = newSubtree('project', {
+  project: '$projectId::uuid',
+  revision: '1',
+  gate: 'inserted',
+});
+const sizeOfBlocks = (what: string) =>
+  `COALESCE((SELECT s.${what} FROM ${sizesOf('block')} s WHERE s.parent_id = $projectId::uuid), 0)`;
 const INSERT = sqlStatement<
-  { accountId: string; title: string },
-  { id: string; revision: number; json: string; projects: number }
+  { accountId: string; projectId: string; title: string } & Record<string, unknown>,
+  { id: string; revision: number; json: string; projects: number; tree_bytes: string }
 >(
   'projects.insert',
-  `WITH counted AS (
-     UPDATE accounts a SET project_count = a.project_count + 1
-     WHERE a.id = $accountId AND a.deleted_at IS NULL
-     RETURNING a.project_count),
-   inserted AS (
-     INSERT INTO projects AS p (owner_id, title) SELECT $accountId, $title FROM counted
-     RETURNING p.id, p.revision, (${projectJson('p')})::text AS json)
-   SELECT i.id, i.revision, i.json, c.project_count AS projects FROM inserted i, counted c`,
+  `WITH ${[
+    ...SUBTREE.values,
+    `counted AS (
+       UPDATE accounts a SET project_count = a.project_count + 1
+       WHERE a.id = $accountId AND a.deleted_at IS NULL
+       RETURNING a.project_count)`,
+    `inserted AS (
+       INSERT INTO projects AS p (id, owner_id, title, child_count, children_bytes)
+       SELECT $projectId::uuid, $accountId, $title, ${sizeOfBlocks('child_count')},
+         ${sizeOfBlocks('children_bytes')}
+       FROM counted
+       RETURNING p.id, p.revision, (${projectJson('p')})::text AS json,
+         ${projectBytes('p')} AS tree_bytes)`,
+    ...SUBTREE.inserts,
+  ].join(',\n')}
+   SELECT i.id, i.revision, i.json, c.project_count AS projects, i.tree_bytes
+   FROM inserted i, counted c`,
 );
 
 const RETITLE = treeWriteStatement<
@@ -248,15 +267,20 @@ export class ProjectsRepository {
   }
 
   /**
-   * A new project and the number of projects the account has with it; undefined when the
-   * account was deleted since its token was checked.
+   * A new project `projectId` with `subtree` in it, and the number of projects the account has
+   * with it; undefined when the account was deleted since its token was checked.
    */
   insert(
     round: Round,
-    accountId: string,
-    title: string,
-  ): Pending<{ id: string; revision: number; json: string; projects: number } | undefined> {
-    return round.row(INSERT, { accountId, title });
+    project: { accountId: string; projectId: string; title: string },
+    subtree?: NewSubtree,
+  ): Pending<{ json: string; projects: number; treeBytes: number } | undefined> {
+    return round
+      .row(INSERT, { ...project, ...subtreeParams('project', subtree) })
+      .map(
+        (row) =>
+          row && { json: row.json, projects: row.projects, treeBytes: Number(row.tree_bytes) },
+      );
   }
 
   retitle(

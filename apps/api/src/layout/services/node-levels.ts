@@ -1,4 +1,8 @@
 import {
+  type BlockTreeDto,
+  type ColumnTreeDto,
+  type ContentTreeDto,
+  type RowTreeDto,
   type BlockResponse,
   type BlockStyleDto,
   BLOCKS_PER_PROJECT_MAX,
@@ -39,6 +43,7 @@ import { assertContentData, assertWithinCount } from './tree-limits';
 /** The bodies and the answer of each level's operations (libs/contracts). */
 export interface LevelBodies {
   block: {
+    tree: BlockTreeDto;
     create: CreateBlockDto;
     update: UpdateBlockDto;
     move: MoveBlockDto;
@@ -46,6 +51,7 @@ export interface LevelBodies {
     response: BlockResponse;
   };
   row: {
+    tree: RowTreeDto;
     create: CreateRowDto;
     update: UpdateRowDto;
     move: MoveRowDto;
@@ -53,6 +59,7 @@ export interface LevelBodies {
     response: RowResponse;
   };
   column: {
+    tree: ColumnTreeDto;
     create: CreateColumnDto;
     update: UpdateColumnDto;
     move: MoveColumnDto;
@@ -60,6 +67,7 @@ export interface LevelBodies {
     response: ColumnResponse;
   };
   content: {
+    tree: ContentTreeDto;
     create: CreateContentDto;
     update: UpdateContentDto;
     move: MoveContentDto;
@@ -86,8 +94,14 @@ export interface LevelRules<L extends ChildLevel> {
   readonly parentMember: 'blockId' | 'rowId' | 'columnId' | undefined;
   /** The rule the parent keeps once the node is in it: a count, or a row's width. */
   fits(report: PlaceReport): void;
-  /** What a create's body stores: every member, defaults filled in, HTML sanitised. */
-  values(body: LevelBodies[L]['create']): NodeValues[L];
+  /**
+   * What a create's body (or a node of a tree it carries, at `pointer`) stores: every member,
+   * defaults filled in, HTML sanitised.
+   */
+  values(body: LevelBodies[L]['tree'], pointer: string): NodeValues[L];
+  /** The member of a create's body that lists the node's children, and their level. */
+  readonly children:
+    { readonly member: 'rows' | 'columns' | 'contents'; readonly level: ChildLevel } | undefined;
   /** What an update's body sets: the members given, null for the others (kept). */
   changes(body: LevelBodies[L]['update']): NodeChanges<L>;
   /**
@@ -111,6 +125,7 @@ export const LEVELS: { readonly [L in ChildLevel]: LevelRules<L> } = {
     parentName: 'Project',
     parentMember: undefined,
     fits: ({ siblings }) => assertWithinCount(siblings ?? 0, BLOCKS_PER_PROJECT_MAX, 'A project'),
+    children: { member: 'rows', level: 'row' },
     values: (body) => ({ description: body.description, style: withDefaults(body.style) }),
     // A given style replaces the stored one whole; its missing members take their defaults.
     changes: (body) => ({
@@ -123,6 +138,7 @@ export const LEVELS: { readonly [L in ChildLevel]: LevelRules<L> } = {
     parentName: 'Block',
     parentMember: 'blockId',
     fits: ({ siblings }) => assertWithinCount(siblings ?? 0, ROWS_PER_BLOCK_MAX, 'A block'),
+    children: { member: 'columns', level: 'column' },
     values: (body) => ({ description: body.description ?? '' }),
     changes: (body) => ({ description: body.description ?? null }),
   },
@@ -131,6 +147,7 @@ export const LEVELS: { readonly [L in ChildLevel]: LevelRules<L> } = {
     parentName: 'Row',
     parentMember: 'rowId',
     fits: ({ others, size }) => assertFitsInRow(others ?? 0, size ?? 0),
+    children: { member: 'contents', level: 'content' },
     values: (body) => ({ size: body.size }),
     changes: (body) => ({ size: body.size ?? null }),
   },
@@ -139,9 +156,10 @@ export const LEVELS: { readonly [L in ChildLevel]: LevelRules<L> } = {
     parentName: 'Column',
     parentMember: 'columnId',
     fits: ({ siblings }) => assertWithinCount(siblings ?? 0, CONTENTS_PER_COLUMN_MAX, 'A column'),
-    values: (body) => {
+    children: undefined,
+    values: (body, pointer) => {
       const content = composer.compose(body);
-      assertContentData(content.data, '/data');
+      assertContentData(content.data, `${pointer}/data`);
       return content;
     },
     changes: (body) => {

@@ -20,6 +20,7 @@ import { answerNode } from './node-answers';
 import { notFound } from './not-found';
 import { assertPathId } from './path-id';
 import { assertCopied, assertCopyWithin, assertTreeWithin } from './tree-limits';
+import { assertWithin, plannedSubtree } from './node-trees';
 
 /** A write of one node: its statements behind the project's lock, then its rules and answer. */
 export type NodeWork<T> = (write: LockedRound) => Step<Representation<T>>;
@@ -46,9 +47,11 @@ export class NodeWrites {
   ) {}
 
   /**
-   * A new node under the parent of `scope`, at the end of its list or at `position`: the node,
-   * a column's contents, its document and its place go in one round (its id is made here, so
-   * that they can name it).
+   * A new node under the parent of `scope`, at the end of its list or at `position`, with the
+   * nodes beneath it that its body lists (plannedSubtree): the nodes, its document and its place
+   * go in one round (its id is made here, so that they can name it). The rules of the nodes
+   * beneath it are checked before the lock; its own parent's rule and the project's size, on
+   * what the statement reports.
    */
   create<L extends ChildLevel>(
     level: L,
@@ -57,20 +60,14 @@ export class NodeWrites {
     id: string = newNodeId(),
   ): NodeWork<LevelBodies[L]['response']> {
     const rules = LEVELS[level];
-    const values = rules.values(body);
-    const given = 'contents' in body ? (body.contents ?? []) : [];
-    const contents = this.columns.plan(this.columns.prepare(given), []);
+    const values = rules.values(body, '');
+    const subtree = plannedSubtree(level, body, id);
     const node = withId(level, scope, id);
     return (write) => {
-      const inserted = this.nodes.insert(write, level, node, values);
-      const column = node as LevelScopes['column'];
-      const filled =
-        contents.length === 0
-          ? undefined
-          : {
-              treeBytes: this.nodes.replaceContents(write, column, contents),
-              document: this.nodes.reads.node.column.documentIn(write, column),
-            };
+      const inserted = this.nodes.insert(write, level, node, values, subtree);
+      // Its document with the nodes beneath it, which the insert's own answer cannot see yet.
+      const document =
+        subtree.nodes > 1 ? this.nodes.reads.node[level].documentIn(write, node) : undefined;
       if (body.position !== undefined) {
         this.nodes.place(write, level, node, {
           find: 'id',
@@ -83,9 +80,10 @@ export class NodeWrites {
         const created = inserted.get() ?? notFound(rules.parentName);
         rules.fits({ ...created, size: 'size' in values ? values.size : undefined });
         const project = write.project.get();
-        assertTreeWithin(project.treeBytes, filled?.treeBytes.get() ?? created.treeBytes);
+        if (document === undefined) assertTreeWithin(project.treeBytes, created.treeBytes);
+        else assertWithin('', () => assertTreeWithin(project.treeBytes, created.treeBytes));
         return answerNode(
-          filled?.document.get()?.json ?? created.json,
+          document?.get()?.json ?? created.json,
           project.revision,
           project.revision,
           pathOf.node(level, node),

@@ -8,6 +8,7 @@ import {
   DUPLICATE_NODES_MAX,
   type DuplicateProjectDto,
   type ListProjectsQueryDto,
+  type ProjectFormat,
   type ProjectResponse,
   type ProjectSummaryResponse,
   PROJECTS_PER_ACCOUNT_MAX,
@@ -22,10 +23,12 @@ import { Database } from '../../database/database';
 import { changeOf } from '../layout.changes';
 import { pathOf } from '../layout.paths';
 import { type ProjectScope } from '../layout.scopes';
-import { nodeTag, projectListTag } from '../layout.tags';
+import { nodeTag, portableTag, projectListTag } from '../layout.tags';
+import { portableDocument } from './portable-document';
 import { encodeProjectListCursor, projectListKeyOf } from '../project-list-cursor';
 import { ProjectsRepository } from '../repositories/projects.repository';
 import { newNodeId } from './body-ids';
+import { assertWithin, plannedSubtree } from './node-trees';
 import { answerNode, answerUnchanged } from './node-answers';
 import { notFound } from './not-found';
 import { readTagged } from './tagged-read';
@@ -82,30 +85,56 @@ export class ProjectsService {
     return { limit, representation, ...(next ? { next } : {}) };
   }
 
-  retrieve(
+  /** The project with its whole tree; as an export (its own tag) with `format=portable`. */
+  async retrieve(
     scope: ProjectScope,
     conditions: RequestConditions,
+    format?: ProjectFormat,
   ): Promise<Representation<ProjectResponse>> {
-    return readTagged(this.db, this.projects.reads.project, scope, conditions, nodeTag, 'Project');
+    const { project } = this.projects.reads;
+    if (format !== 'portable') {
+      return readTagged(this.db, project, scope, conditions, nodeTag, 'Project');
+    }
+    const read = await readTagged<ProjectScope, ProjectResponse>(
+      this.db,
+      project,
+      scope,
+      conditions,
+      portableTag,
+      'Project',
+    );
+    if (read.body === undefined) return read;
+    const exported = portableDocument(read.body.text);
+    return Representation.of(new SerializedJson<ProjectResponse>(exported), read.headers);
   }
 
-  /** A new project, at revision 1; an account holds at most 10 000. */
+  /**
+   * A new project, at revision 1, with the blocks its body gives (and everything in them: a
+   * project read or exported and posted back makes a copy); an account holds at most 10 000.
+   */
   async create(
     accountId: string,
     body: CreateProjectDto,
     idempotency?: IdempotencyRequest,
   ): Promise<Representation<ProjectResponse>> {
+    const projectId = newNodeId();
+    const subtree = plannedSubtree('project', body, projectId);
+    const scope = { accountId, projectId };
     return this.db.transaction((round) =>
       answerOnce(round, this.keys, accountId, idempotency, (next) => {
-        const created = this.projects.insert(next, accountId, body.title);
+        const created = this.projects.insert(next, { ...scope, title: body.title }, subtree);
+        // With its tree, which the insert's own answer cannot see yet.
+        const document =
+          subtree.nodes > 1 ? this.projects.reads.project.documentIn(next, scope) : undefined;
         return next.finish(() => {
           const project = created.get() ?? accountGone();
           assertWithinCount(project.projects, PROJECTS_PER_ACCOUNT_MAX, 'An account');
+          assertWithin('', () => assertTreeWithin(0, project.treeBytes));
           return answerNode<ProjectResponse>(
-            project.json,
-            project.revision,
-            project.revision,
-            pathOf.project({ projectId: project.id }),
+            document?.get()?.json ?? project.json,
+            1,
+            1,
+            pathOf.project(scope),
           );
         });
       }),

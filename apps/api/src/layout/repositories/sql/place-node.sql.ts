@@ -65,11 +65,13 @@ export function placeNodeStatement<P extends object, R extends PlacedRow>(
          ${alias}.sort_key, ${nodeBytes[level](alias)} AS bytes, ${json} AS json
        ${find === 'path' ? lockedPath(level) : lockedNode(level)}),
      destination AS (${destination(level)})`;
+  // The node by its key (placed has one row at most): joined instead, a generic plan scanned
+  // the parent's whole list for it.
   const moved = (sortKey: string) => `moved AS (
        UPDATE ${table} y
        SET ${parentColumn} = pl.parent_id, sort_key = ${sortKey}, revision = ${WRITE_REVISION}
        FROM placed pl
-       WHERE y.id = pl.id AND y.project_id = $projectId AND NOT pl.stays
+       WHERE y.id = (SELECT p.id FROM placed p WHERE NOT p.stays) AND y.project_id = $projectId
        RETURNING y.id)`;
   const movedChange = `SELECT t.id, t.parent_id, pl.parent_id, t.bytes, t.bytes
         FROM moved m JOIN target t ON t.id = m.id JOIN placed pl ON pl.id = m.id`;
@@ -94,6 +96,9 @@ export function placeNodeStatement<P extends object, R extends PlacedRow>(
       select,
     });
   }
+  // A renumbering is decided once, before anything is read (a one-time filter): most
+  // placements renumber nothing, and joined to the list a generic plan numbered the list
+  // again for each of its children.
   // The keys either side of the place, and the place's index among the other children (which
   // a renumbered list puts the node at). LIMIT and OFFSET take no column, so a place after a
   // sibling is found from the sibling's key.
@@ -133,12 +138,14 @@ export function placeNodeStatement<P extends object, R extends PlacedRow>(
          END AS sort_key
        FROM slot s),
      renumbered AS (
-       UPDATE ${table} y SET sort_key = pl.top_key + o.n * ${SORT_KEY_GAP}
-       FROM placed pl, (SELECT x.id, row_number() OVER (ORDER BY x.sort_key) AS n
-         FROM ${table} x, target t, destination d
-         WHERE x.${parentColumn} = d.id AND x.project_id = $projectId AND x.id <> t.id) o
-       WHERE pl.sort_key IS NULL AND NOT pl.stays AND y.id = o.id AND y.project_id = $projectId
-       RETURNING y.id, pl.parent_id),
+       UPDATE ${table} y SET sort_key = (SELECT pl.top_key FROM placed pl) + o.n * ${SORT_KEY_GAP}
+       FROM (SELECT x.id, row_number() OVER (ORDER BY x.sort_key) AS n
+         FROM ${table} x
+         WHERE x.${parentColumn} = (SELECT d.id FROM destination d) AND x.project_id = $projectId
+           AND x.id <> (SELECT t.id FROM target t)) o
+       WHERE y.id = o.id AND y.project_id = $projectId
+         AND (SELECT pl.sort_key IS NULL AND NOT pl.stays FROM placed pl)
+       RETURNING y.id, (SELECT pl.parent_id FROM placed pl) AS parent_id),
      ${moved(`COALESCE(pl.sort_key, pl.top_key + pl.place * ${SORT_KEY_GAP} + ${SORT_KEY_GAP / 2})`)}`,
     changed: `${movedChange}
       UNION ALL

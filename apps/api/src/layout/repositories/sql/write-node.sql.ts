@@ -2,6 +2,7 @@ import { sqlStatement, type SqlStatement } from '../../../database/sql-statement
 import { treeWriteStatement } from './changes.sql';
 import { nodeBytes, nodeJson } from './documents.sql';
 import { endOfList } from './new-node.sql';
+import { levelsBeneath, newSubtree, sizesOf } from './new-subtree.sql';
 import { lockedPath, WRITE_REVISION, WRITE_TIME } from './paths.sql';
 import {
   type ChildLevel,
@@ -48,9 +49,9 @@ const camel = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => 
 
 /**
  * Appends the new node `$<idParam>` (its id made by the caller, so that a statement of the same
- * round can name it) with every member given, at the end of its parent's list; nothing when the
- * parent is not on the request's path. A new node has no children: its document is its shell,
- * whose length is all it adds to its parent's.
+ * round can name it) with every member given, at the end of its parent's list, with the nodes
+ * beneath it that the arrays of newSubtree give; nothing when the parent is not on the
+ * request's path. Its counts and bytes are its new subtree's, worked out before it is inserted.
  */
 export function insertNodeStatement<P extends object, R extends InsertedRow>(
   level: ChildLevel,
@@ -59,27 +60,51 @@ export function insertNodeStatement<P extends object, R extends InsertedRow>(
   const { table, idParam, parentColumn } = TREE_LEVELS[level];
   const parent = parentOf(level);
   const { alias: up } = TREE_LEVELS[parent];
+  const child = levelsBeneath(level)[0];
+  const subtree = newSubtree(level, {
+    project: '$projectId',
+    revision: WRITE_REVISION,
+    gate: 'inserted',
+  });
   // A block's parent column is its project's, which every row has.
   const own = parent === 'project' ? [] : [parentColumn];
-  const lists = level === 'content' ? ['revision'] : ['revision', 'list_revision'];
-  const columns = ['id', 'project_id', ...own, 'sort_key', ...members(level).map((m) => m.column)];
+  const lists = child === undefined ? ['revision'] : ['revision', 'list_revision'];
+  const counted = child === undefined ? [] : ['child_count', 'children_bytes'];
+  const sizeOf = (what: string) =>
+    `COALESCE((SELECT s.${what} FROM ${sizesOf(child!)} s WHERE s.parent_id = $${idParam}::uuid), 0)`;
+  const columns = [
+    'id',
+    'project_id',
+    ...own,
+    'sort_key',
+    ...members(level).map((m) => m.column),
+    ...lists,
+    ...counted,
+  ];
   const values = [
     `$${idParam}::uuid`,
     '$projectId',
     ...own.map(() => 'p.id'),
     endOfList(level, 'p.id'),
     ...members(level).map(param),
+    ...lists.map(() => WRITE_REVISION),
+    ...counted.map(sizeOf),
   ];
+  // A leaf's document is all its bytes: measured on the text already built.
+  const bytes = child === undefined ? 'octet_length(i.json)::bigint' : 'i.bytes';
   return treeWriteStatement(statementName(level, 'insert'), level, {
     parents: 'one',
-    with: `parent AS (SELECT ${up}.id ${lockedPath(parent)}),
-     inserted AS (
-       INSERT INTO ${table} AS x (${[...columns, ...lists].join(', ')})
-       SELECT ${[...values, ...lists.map(() => WRITE_REVISION)].join(', ')}
+    with: [
+      ...subtree.values,
+      `parent AS (SELECT ${up}.id ${lockedPath(parent)})`,
+      `inserted AS (
+       INSERT INTO ${table} AS x (${columns.join(', ')})
+       SELECT ${values.join(', ')}
        FROM parent p
-       RETURNING x.id, (${nodeJson(level, 'x')})::text AS json)`,
-    changed: `SELECT i.id, NULL::uuid, p.id, 0::bigint, octet_length(i.json)::bigint
-      FROM inserted i, parent p`,
+       RETURNING x.id, ${child === undefined ? '' : `${nodeBytes[level]('x')} AS bytes, `}(${nodeJson(level, 'x')})::text AS json)`,
+      ...subtree.inserts,
+    ].join(',\n'),
+    changed: `SELECT i.id, NULL::uuid, p.id, 0::bigint, ${bytes} FROM inserted i, parent p`,
     select: `SELECT i.json, tu.child_count AS siblings, tp.tree_bytes${extra === '' ? '' : `, ${extra}`}
      FROM inserted i, parent p, touched_${parent} tu, touched_project tp`,
   });

@@ -1,0 +1,29 @@
+import { IsColumnSize } from '../validation/is-column-size';
+import { MayBeOmitted } from '../validation/may-be-omitted';
+import { NestedObjectList } from '../validation/nested-object';
+import { ToColumnSize } from '../validation/to-column-size';
+import { ToInstancesOf } from '../validation/to-instance';
+import { ContentTreeDto } from './content-tree.dto';
+import { READ_ID, ReadMember } from './read-member';
+
+/** A column inside a tree that a create makes, with its contents, as a read shows it. */
+export class ColumnTreeDto {
+  /** Ignored: the new column gets a new id. */
+  @ReadMember(READ_ID)
+  _id?: string;
+
+  /**
+   * Width on the 12-unit grid: an integer from 1 to 12, or its string form (`"6"`). The sizes
+   * of a row's columns add up to at most 12.
+   * @example 6
+   */
+  @ToColumnSize()
+  @IsColumnSize()
+  size!: number;
+
+  /** The column's contents, in order (at most 1000). */
+  @MayBeOmitted()
+  @ToInstancesOf(() => ContentTreeDto)
+  @NestedObjectList()
+  contents?: ContentTreeDto[];
+}
