@@ -24,4 +24,4 @@ printf '[typed client] generate from openapi.json with openapi-typescript\n'
   -o "$work/openapi.d.ts"
 printf '[typed client] compile the narrowing proof (strict)\n'
 "$root/node_modules/.bin/tsc" -p "$work/tsconfig.json"
-printf '[typed client] ok: a content'"'"'s type narrows its data in the generated client\n'
+printf '[typed client] ok: contents narrow by type, batches by method, a read posts back whole\n'

@@ -1,6 +1,7 @@
 // Compiled by `npm run check:typed-client` against the client types that openapi-typescript
 // generates from the served OpenAPI document (openapi.d.ts, written beside this file in a
-// temporary folder): a content's `type` narrows its `data`, in responses and request bodies.
+// temporary folder): a content's `type` narrows its `data`, in responses and request bodies; a
+// batch's operation is one shape per method; a project read is a body that posts back whole.
 // Each `@ts-expect-error` must meet an error, so the check fails if a variant goes open again.
 import type { components, paths } from './openapi';
 
@@ -79,3 +80,73 @@ export const columnWithWrongData: UpdateColumnBody = {
 };
 // @ts-expect-error the type is one of the five
 export const poem: CreateContentBody = { type: 'poem' };
+
+// Batches: an operation is one of three shapes, told apart by its method.
+type BatchBody = NonNullable<
+  paths['/projects/{projectId}/batch']['post']['requestBody']
+>['content']['application/json'];
+type BatchAnswer =
+  paths['/projects/{projectId}/batch']['post']['responses'][200]['content']['application/json'];
+
+export const batch: BatchBody = {
+  operations: [
+    {
+      method: 'PUT',
+      path: '/projects/p/blocks/b/rows/r/columns/c',
+      body: { size: 3 },
+      ifMatch: '"r4"',
+    },
+    {
+      method: 'POST',
+      path: '/projects/p/blocks/b/rows',
+      body: { description: 'New', columns: [{ size: 12, contents: [{ type: 'empty' }] }] },
+      ref: 'newRow',
+    },
+    {
+      method: 'POST',
+      path: '/projects/p/blocks/b/rows/r/columns/c/move',
+      body: { rowId: '$newRow' },
+    },
+    { method: 'DELETE', path: '/projects/p/blocks/b/rows/$newRow' },
+  ],
+};
+export const deleteWithBody: BatchBody = {
+  // @ts-expect-error a DELETE takes no body
+  operations: [{ method: 'DELETE', path: '/projects/p/blocks/b', body: {} }],
+};
+export const putWithRef: BatchBody = {
+  // @ts-expect-error only a create or a copy names what it makes
+  operations: [{ method: 'PUT', path: '/projects/p/blocks/b', body: {}, ref: 'b' }],
+};
+export const revisionOf = (answer: BatchAnswer): number => answer.revision;
+export const statuses = (answer: BatchAnswer): number[] => answer.results.map((r) => r.status);
+
+// Whole trees: a project as a read answers it is a body that makes a copy of it.
+type ProjectRead =
+  paths['/projects/{projectId}']['get']['responses'][200]['content']['application/json'];
+type CreateProjectBody = NonNullable<
+  paths['/projects']['post']['requestBody']
+>['content']['application/json'];
+export const postedBack = (read: Schemas['ProjectResponse']): CreateProjectBody => read;
+export const exported = (read: ProjectRead): CreateProjectBody | Schemas['ProjectResponse'] => read;
+export const nested: CreateProjectBody = {
+  title: 'Imported',
+  blocks: [
+    {
+      description: 'Intro',
+      rows: [
+        { columns: [{ size: '6', contents: [{ type: 'text', data: { html: '<p>Hi</p>' } }] }] },
+      ],
+    },
+  ],
+};
+export const nestedWrongData: CreateProjectBody = {
+  title: 'Imported',
+  blocks: [
+    {
+      description: 'Intro',
+      // @ts-expect-error a nested image's data has no html either
+      rows: [{ columns: [{ size: 6, contents: [{ type: 'image', data: { html: '<p>x</p>' } }] }] }],
+    },
+  ],
+};
