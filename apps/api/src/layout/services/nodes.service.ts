@@ -52,7 +52,7 @@ export class NodesService {
     return readTagged(this.db, reads, scope, conditions, nodeTag, LEVELS[level].name);
   }
 
-  create<L extends ChildLevel>(
+  async create<L extends ChildLevel>(
     level: L,
     scope: ParentScope<L>,
     body: LevelBodies[L]['create'],
@@ -62,7 +62,7 @@ export class NodesService {
     return this.writer.write(scope, change, this.writes.create(level, scope, body), idempotency);
   }
 
-  update<L extends ChildLevel>(
+  async update<L extends ChildLevel>(
     level: L,
     scope: LevelScopes[L],
     body: LevelBodies[L]['update'],
@@ -72,7 +72,7 @@ export class NodesService {
     return this.writer.write(scope, change, this.writes.update(level, scope, body, conditions));
   }
 
-  delete<L extends ChildLevel>(
+  async delete<L extends ChildLevel>(
     level: L,
     scope: LevelScopes[L],
     conditions: RequestConditions,
@@ -81,7 +81,7 @@ export class NodesService {
     return this.writer.write(scope, change, this.writes.delete(level, scope, conditions));
   }
 
-  move<L extends ChildLevel>(
+  async move<L extends ChildLevel>(
     level: L,
     scope: LevelScopes[L],
     body: LevelBodies[L]['move'],
@@ -93,7 +93,7 @@ export class NodesService {
     return this.writer.write(scope, change, work, idempotency, MOVED);
   }
 
-  duplicate<L extends ChildLevel>(
+  async duplicate<L extends ChildLevel>(
     level: L,
     scope: LevelScopes[L],
     body: LevelBodies[L]['duplicate'],
