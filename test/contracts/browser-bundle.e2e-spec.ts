@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
-import { COLUMN_SIZE_DETAIL, CreateColumnDto, validateBody } from '@layout/contracts';
+import {
+  BatchDto,
+  COLUMN_SIZE_DETAIL,
+  CreateColumnDto,
+  CreateProjectDto,
+  validateBody,
+} from '@layout/contracts';
 import { describeWithChromium, launchChromium } from '../browser/chromium';
 import { repoRoot } from '../browser/repo-root';
 import { Api, createLayout, startTestApp } from '../support/test-app';
@@ -57,6 +63,32 @@ const BODIES: unknown[] = [
   { size: 4, contents: [{ type: 'table' }, { type: 'text', data: { html: 1 } }] },
   { size: 4, position: -1 },
   [],
+];
+
+/** Whole trees (a project read posted back, with its read members) and batches. */
+const TREES_AND_BATCHES: ['project' | 'batch', unknown][] = [
+  [
+    'project',
+    {
+      _id: 'x',
+      title: 'Copy',
+      revision: 7,
+      createdAt: '2026-11-22T10:15:30.000Z',
+      blocks: [
+        {
+          _id: 'b',
+          description: '',
+          rows: [{ columns: [{ size: '6', contents: [{ _id: 'c', type: 'empty' }] }] }],
+        },
+      ],
+    },
+  ],
+  ['project', { title: 'Bad', blocks: [{ description: '', rows: [{ columns: [{ size: 13 }] }] }] }],
+  ['project', { title: 'Bad', blocks: [{ rows: 'none' }] }],
+  ['batch', { operations: [{ method: 'PUT', path: '/projects/p/blocks/b', body: {} }] }],
+  ['batch', { operations: [] }],
+  ['batch', { operations: [{ method: 'PATCH', path: '', ref: 'no spaces' }] }],
+  ['batch', { operations: [{ method: 'DELETE', path: '/p', body: [] }] }],
 ];
 
 describe('the DTO library bundled for a browser', () => {
@@ -137,6 +169,49 @@ describe('the DTO library bundled for a browser', () => {
         errors: [{ pointer: '/size', detail: COLUMN_SIZE_DETAIL }],
       });
     });
+
+    it('checks whole trees and batches as Node does, and as the server answers them', async () => {
+      let app: NestFastifyApplication | undefined;
+      try {
+        app = await startTestApp();
+        const api = new Api(app);
+        const { token } = await api.newAccount('browser-trees');
+        const { project } = await createLayout(api, token, 1);
+        for (const [kind, body] of TREES_AND_BATCHES) {
+          const inBrowser = await page.evaluate(
+            ([k, b]) => (globalThis as any).layoutContracts.checkBody(k, b) as Promise<unknown[]>,
+            [kind, body] as const,
+          );
+          const inNode = await validateBody(kind === 'project' ? CreateProjectDto : BatchDto, body);
+          expect({ body, errors: inBrowser }).toEqual({ body, errors: inNode.errors });
+          const answer = await api.post(
+            kind === 'project' ? '/projects' : `${project}/batch`,
+            body,
+            {
+              token,
+            },
+          );
+          // A batch whose shape is right may still be refused when it runs (its paths here
+          // name nothing): only the shape is the library's to check.
+          if (inNode.errors.length > 0) {
+            expect({ body, status: answer.status, errors: answer.body.errors }).toEqual({
+              body,
+              status: 400,
+              errors: inNode.errors,
+            });
+          } else if (kind === 'project') {
+            expect({ body, status: answer.status }).toEqual({ body, status: 201 });
+          } else {
+            expect({ body, type: answer.body.type }).not.toEqual({
+              body,
+              type: '/problems/validation',
+            });
+          }
+        }
+      } finally {
+        await app?.close();
+      }
+    }, 60_000);
 
     it('finds exactly what validateBody finds in Node, and what the server answers', async () => {
       let app: NestFastifyApplication | undefined;

@@ -1,6 +1,12 @@
-// What a single-page app writes to check a column body before sending it: bundled for the
-// browser by browser-bundle.e2e-spec.ts and exposed there as `globalThis.layoutContracts`.
-import { CreateColumnDto, validateBody, type FieldError } from '@layout/contracts';
+// What a single-page app writes to check a body before sending it: bundled for the browser by
+// browser-bundle.e2e-spec.ts and exposed there as `globalThis.layoutContracts`.
+import {
+  BatchDto,
+  CreateColumnDto,
+  CreateProjectDto,
+  validateBody,
+  type FieldError,
+} from '@layout/contracts';
 
 export interface ColumnBodyCheck {
   ok: boolean;
@@ -11,4 +17,10 @@ export interface ColumnBodyCheck {
 export async function checkColumnBody(body: unknown): Promise<ColumnBodyCheck> {
   const result = await validateBody(CreateColumnDto, body);
   return result.ok ? { ok: true, size: result.value.size, errors: [] } : result;
+}
+
+/** The field errors of a body of `POST /projects` (a whole tree) or of a batch. */
+export async function checkBody(kind: 'project' | 'batch', body: unknown): Promise<FieldError[]> {
+  const result = await validateBody(kind === 'project' ? CreateProjectDto : BatchDto, body);
+  return result.errors;
 }
