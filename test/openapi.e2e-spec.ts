@@ -189,8 +189,8 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('describes 48 operations, each with a summary, a description, an id and its resource tag', () => {
-    expect(operations).toHaveLength(48);
+  it('describes 49 operations, each with a summary, a description, an id and its resource tag', () => {
+    expect(operations).toHaveLength(49);
     each(({ path, operation }) => {
       const problems: string[] = [];
       if (!operation.summary) problems.push('no summary');
@@ -200,10 +200,10 @@ describe('the OpenAPI document', () => {
       if (tags?.length !== 1 || !RESOURCE_TAGS.includes(tags[0])) {
         problems.push(`tags ${JSON.stringify(tags)}`);
       }
-      // The resource is the last collection on the path (`/accounts/auth/me` is an account's,
-      // `…/contents/{contentId}/move` a content's).
+      // The resource is the last collection on the path (`/accounts/auth/me` is an account's, a
+      // batch its project's, `…/contents/{contentId}/move` a content's).
       const collections = path
-        .replace(/\/(move|duplicate)$/, '')
+        .replace(/\/(move|duplicate|batch)$/, '')
         .split('/')
         .filter((segment) => /^\w+$/.test(segment));
       // A project's revisions and its events are its history.
@@ -255,11 +255,11 @@ describe('the OpenAPI document', () => {
       if ((tree && ['POST', 'PUT'].includes(method)) || restore) expected.add('409');
       // Every create of the tree takes an Idempotency-Key (422 when reused for another request).
       if (tree && method === 'POST') expected.add('422');
-      // Every PUT, DELETE, move, copy and restore honours If-Match, and with REQUIRE_IF_MATCH
-      // insists on it.
+      // Every PUT, DELETE, move, copy, restore and batch honours If-Match, and with
+      // REQUIRE_IF_MATCH insists on it.
       if (
         restore ||
-        (tree && (['PUT', 'DELETE'].includes(method) || /\/(move|duplicate)$/.test(path)))
+        (tree && (['PUT', 'DELETE'].includes(method) || /\/(move|duplicate|batch)$/.test(path)))
       )
         ['412', '428'].forEach((s) => expected.add(s));
       if (key === 'POST /accounts') expected.add('409');

@@ -21,6 +21,9 @@ export async function checkColumnBody(body: unknown): Promise<ColumnBodyCheck> {
 
 /** The field errors of a body of `POST /projects` (a whole tree) or of a batch. */
 export async function checkBody(kind: 'project' | 'batch', body: unknown): Promise<FieldError[]> {
-  const result = await validateBody(kind === 'project' ? CreateProjectDto : BatchDto, body);
+  const result =
+    kind === 'project'
+      ? await validateBody(CreateProjectDto, body)
+      : await validateBody(BatchDto, body);
   return result.errors;
 }

@@ -147,18 +147,26 @@ export function ApiTaggedRead(
   );
 }
 
-/** A change of the layout tree answering 200 with the resource, its new `ETag` and the revision. */
+/**
+ * A change of the layout tree answering 200 with the resource, its new `ETag` and the revision;
+ * with `moved`, its new path in `Location` too (a move: the node's members unchanged).
+ */
 export function ApiChangedResponse(
   type: Type,
   example: unknown,
   description: string,
+  { moved = false }: { moved?: boolean } = {},
 ): MethodDecorator & ClassDecorator {
+  const headers: Record<string, HeaderObject> = {
+    ETag: ETAG,
+    'Project-Revision': PROJECT_REVISION,
+  };
   return ApiResponse({
     status: 200,
     description,
     type,
     example,
-    headers: { ETag: ETAG, 'Project-Revision': PROJECT_REVISION },
+    headers: moved ? { ...headers, Location: NEW_PATH } : headers,
   });
 }
 
@@ -171,16 +179,9 @@ export function ApiMovedResponse(
   example: unknown,
   description: string,
 ): MethodDecorator & ClassDecorator {
-  return ApiResponse({
-    status: 200,
-    description,
-    type,
-    example,
-    headers: { ETag: ETAG, 'Project-Revision': PROJECT_REVISION, Location: NEW_PATH },
-  });
+  return ApiChangedResponse(type, example, description, { moved: true });
 }
 
-/** A JSON body whose members are all optional, which the request may also leave out. */
 export function ApiOptionalBody(type: Type): MethodDecorator {
   return ApiBody({ type, required: false });
 }

@@ -1,95 +1,53 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import {
-  ColumnResponse,
   CreateColumnDto,
   DuplicateColumnDto,
   MoveColumnDto,
+  ColumnResponse,
   UpdateColumnDto,
 } from '@layout/contracts';
-import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
 import { ApiProtected } from '../../common/openapi/decorators';
-import { ConditionalWrite } from '../../common/decorators/conditional-write.decorator';
 import { COLUMN_EXAMPLE, NEW } from '../../common/openapi/examples';
-import { Conditions, type RequestConditions } from '../../common/http/request-conditions';
-import { Idempotency, type IdempotencyRequest } from '../../common/http/idempotency';
-import { type Representation } from '../../common/http/representation';
-import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { ColumnPath, RowPath } from '../params/layout-paths.params';
-import { NodesService } from '../services/nodes.service';
-import {
-  ApiNodeChangedResponse,
-  ApiNodeCopiedResponse,
-  ApiNodeCreatedResponse,
-  ApiNodeDeletedResponse,
-  ApiNodeListResponse,
-  ApiNodeMovedResponse,
-  ApiNodeReadResponse,
-} from './node-openapi';
+import { NodeController, NodeRoutes } from './node-routes';
 
+/** The routes of columns: what the node service does at every level, documented for columns. */
 @ApiTags('columns')
 @ApiProtected()
 @Controller('projects/:projectId/blocks/:blockId/rows/:rowId/columns')
-export class ColumnsController {
-  constructor(private readonly nodes: NodesService) {}
-
-  @Post()
-  @HttpCode(201)
-  @ApiNodeCreatedResponse({
+@NodeRoutes({
+  level: 'column',
+  paths: { parent: RowPath, node: ColumnPath },
+  bodies: {
+    create: CreateColumnDto,
+    update: UpdateColumnDto,
+    move: MoveColumnDto,
+    duplicate: DuplicateColumnDto,
+  },
+  response: ColumnResponse,
+  example: COLUMN_EXAMPLE,
+  create: {
     summary: 'Create a column',
     description:
       'Creates a column in the row, at the end of its columns or at `position`, optionally with ' +
       "its contents. The sizes of a row's columns add up to at most 12: a size that does not " +
       'fit answers 409 with `availableSize`, also under concurrent requests.',
-    response: ColumnResponse,
     example: NEW.column,
     returns: 'The new column, with its contents.',
     problems: ['notFound', 'rowWidthExceeded', 'limitExceeded'],
-  })
-  create(
-    @CurrentAccount() account: AuthenticatedAccount,
-    @Param() path: RowPath,
-    @Body() body: CreateColumnDto,
-    @Idempotency() idempotency: IdempotencyRequest | undefined,
-  ): Promise<Representation<ColumnResponse>> {
-    return this.nodes.create('column', { accountId: account.id, ...path }, body, idempotency);
-  }
-
-  @Get()
-  @ApiNodeListResponse({
+  },
+  list: {
     summary: 'List the columns of a row',
     description: "The row's columns in their stored order, each with its contents.",
-    response: ColumnResponse,
-    example: COLUMN_EXAMPLE,
     returns: 'The columns.',
-  })
-  list(
-    @CurrentAccount() account: AuthenticatedAccount,
-    @Param() path: RowPath,
-    @Conditions() conditions: RequestConditions,
-  ): Promise<Representation<ColumnResponse[]>> {
-    return this.nodes.list('column', { accountId: account.id, ...path }, conditions);
-  }
-
-  @Get(':columnId')
-  @ApiNodeReadResponse({
+  },
+  retrieve: {
     summary: 'Retrieve a column',
     description: 'A column with its contents, in order.',
-    response: ColumnResponse,
-    example: COLUMN_EXAMPLE,
     returns: 'The column with its contents.',
-  })
-  retrieve(
-    @CurrentAccount() account: AuthenticatedAccount,
-    @Param() path: ColumnPath,
-    @Conditions() conditions: RequestConditions,
-  ): Promise<Representation<ColumnResponse>> {
-    return this.nodes.retrieve('column', { accountId: account.id, ...path }, conditions);
-  }
-
-  @Put(':columnId')
-  @ConditionalWrite()
-  @ApiNodeChangedResponse({
+  },
+  update: {
     summary: 'Update a column',
     description:
       'Members left out keep their value. `contents`, when given, is the complete new list of ' +
@@ -97,41 +55,16 @@ export class ColumnsController {
       'its contents updates it, one without `_id` creates one, contents not listed are deleted ' +
       '(an `_id` that is not a content of this column answers 400 and changes nothing). A size ' +
       'that does not fit the row answers 409 with `availableSize`.',
-    response: ColumnResponse,
-    example: COLUMN_EXAMPLE,
     returns: 'The column with its contents.',
     problems: ['notFound', 'rowWidthExceeded', 'limitExceeded'],
-  })
-  update(
-    @CurrentAccount() account: AuthenticatedAccount,
-    @Param() path: ColumnPath,
-    @Body() body: UpdateColumnDto,
-    @Conditions() conditions: RequestConditions,
-  ): Promise<Representation<ColumnResponse>> {
-    return this.nodes.update('column', { accountId: account.id, ...path }, body, conditions);
-  }
-
-  @Delete(':columnId')
-  @HttpCode(204)
-  @ConditionalWrite()
-  @ApiNodeDeletedResponse({
+  },
+  delete: {
     summary: 'Delete a column',
     description: 'Deletes the column with its contents.',
     returns: 'Deleted; no body.',
-  })
-  delete(
-    @CurrentAccount() account: AuthenticatedAccount,
-    @Param() path: ColumnPath,
-    @Conditions() conditions: RequestConditions,
-  ): Promise<Representation<never>> {
-    return this.nodes.delete('column', { accountId: account.id, ...path }, conditions);
-  }
-
-  @Post(':columnId/move')
-  @HttpCode(200)
-  @ConditionalWrite()
-  @ApiNodeMovedResponse({
-    optionalBody: MoveColumnDto,
+  },
+  move: {
+    optionalBody: true,
     summary: 'Move a column',
     description:
       'Moves the column, with its contents, to the row `rowId` of the project (its own when ' +
@@ -139,56 +72,19 @@ export class ColumnsController {
       'for its size answers 409 with `availableSize`. It keeps its id; its tag becomes the ' +
       "move's revision (so of moves sent with one `If-Match`, one goes through); `Location` is " +
       'its new path, and the old one answers 404 from now on.',
-    response: ColumnResponse,
-    example: COLUMN_EXAMPLE,
     returns: 'The column at its new place, with its tag.',
     problems: ['notFound', 'rowWidthExceeded', 'limitExceeded'],
-  })
-  move(
-    @CurrentAccount() account: AuthenticatedAccount,
-    @Param() path: ColumnPath,
-    @Body() body: MoveColumnDto,
-    @Conditions() conditions: RequestConditions,
-    @Idempotency() idempotency: IdempotencyRequest | undefined,
-  ): Promise<Representation<ColumnResponse>> {
-    return this.nodes.move(
-      'column',
-      { accountId: account.id, ...path },
-      body,
-      conditions,
-      idempotency,
-    );
-  }
-
-  @Post(':columnId/duplicate')
-  @HttpCode(201)
-  @ConditionalWrite()
-  @ApiNodeCopiedResponse({
-    optionalBody: DuplicateColumnDto,
+  },
+  duplicate: {
+    optionalBody: true,
     summary: 'Duplicate a column',
     description:
       'Copies the column with its contents, new ids everywhere, into the row `rowId` of the ' +
       'project (its own when left out), at `position`; without one, right after the original ' +
       'in its own row, else at the end. A copy that does not fit its row answers 409 with ' +
       '`availableSize` and creates nothing.',
-    response: ColumnResponse,
-    example: COLUMN_EXAMPLE,
     returns: 'The copy, with its new ids.',
     problems: ['notFound', 'rowWidthExceeded', 'limitExceeded'],
-  })
-  duplicate(
-    @CurrentAccount() account: AuthenticatedAccount,
-    @Param() path: ColumnPath,
-    @Body() body: DuplicateColumnDto,
-    @Conditions() conditions: RequestConditions,
-    @Idempotency() idempotency: IdempotencyRequest | undefined,
-  ): Promise<Representation<ColumnResponse>> {
-    return this.nodes.duplicate(
-      'column',
-      { accountId: account.id, ...path },
-      body,
-      conditions,
-      idempotency,
-    );
-  }
-}
+  },
+})
+export class ColumnsController extends NodeController {}

@@ -40,7 +40,7 @@ const operation = ({ summary, description }: NodeRoute) => ApiOperation({ summar
 
 const optionalBody = ({ optionalBody: body }: NodeRoute) => (body ? [ApiOptionalBody(body)] : []);
 
-/** A create: 201 and `Location`, `Idempotency-Key`. */
+/** A create or a copy: 201 and `Location`, `Idempotency-Key`. */
 export const ApiNodeCreatedResponse = (route: NodeRoute) =>
   stacked(
     ApiIdempotencyKey(),
@@ -89,15 +89,5 @@ export const ApiNodeMovedResponse = (route: NodeRoute) =>
     operation(route),
     ...optionalBody(route),
     ApiMovedResponse(route.response, route.example, route.returns),
-    ApiProblems(...BODY_PROBLEMS, ...(route.problems ?? [])),
-  );
-
-/** A copy: 201 and `Location`, `Idempotency-Key`. */
-export const ApiNodeCopiedResponse = (route: NodeRoute) =>
-  stacked(
-    ApiIdempotencyKey(),
-    operation(route),
-    ...optionalBody(route),
-    ApiCreatedJsonResponse(route.response, route.example, route.returns),
     ApiProblems(...BODY_PROBLEMS, ...(route.problems ?? [])),
   );
