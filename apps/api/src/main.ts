@@ -2,13 +2,14 @@ import { existsSync } from 'node:fs';
 import { Logger } from '@nestjs/common';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './bootstrap/create-app';
-import { assertCanListen, whyNotListening } from './bootstrap/listening';
+import { assertCanListen, type ListenSettings, whyNotListening } from './bootstrap/listening';
 import { shutDown } from './bootstrap/graceful-shutdown';
 import { type HttpConfig } from './config/app-config';
 import { isDatabaseUnavailable } from './common/errors/database-unavailability';
 import { applyHeapGrowth } from './config/apply-heap-growth';
 import { StartupError } from './common/errors/startup-error';
 import { loadConfig } from './config/load-config';
+import { METRICS_LISTEN_SETTINGS, MetricsServer } from './metrics/metrics-server';
 
 const logger = new Logger('Main');
 
@@ -16,18 +17,39 @@ async function main() {
   if (existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig();
   applyHeapGrowth(config.heapGrowingPercent);
+  const { metrics } = config;
   // Before the database starts for nothing.
   await assertCanListen(config.host, config.port);
+  if (metrics.port !== undefined) {
+    await assertCanListen(metrics.host, metrics.port, METRICS_LISTEN_SETTINGS);
+  }
   const app = await createApp(config);
   stopGracefullyOnSignals(app, config.http);
-  try {
-    await app.listen({ port: config.port, host: config.host });
-  } catch (error) {
-    // Taken meanwhile. The database (the embedded one too) goes with the application.
-    await app.close().catch(() => undefined);
-    throw whyNotListening(error, config.host, config.port);
-  }
+  await listenOrStop(app, () => app.listen({ port: config.port, host: config.host }), config);
   logger.log(`Listening on ${await app.getUrl()} (explorer at /docs)`);
+  if (metrics.port !== undefined) {
+    const port = metrics.port;
+    const server = app.get(MetricsServer);
+    await listenOrStop(app, () => server.listen(), { ...metrics, port }, METRICS_LISTEN_SETTINGS);
+  }
+}
+
+/**
+ * Listens with `listen`. A port taken meanwhile stops the application (the database, the
+ * embedded one too, goes with it) and says what to do.
+ */
+async function listenOrStop(
+  app: NestFastifyApplication,
+  listen: () => Promise<unknown>,
+  where: { host: string; port: number },
+  settings?: ListenSettings,
+): Promise<void> {
+  try {
+    await listen();
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw whyNotListening(error, where.host, where.port, settings);
+  }
 }
 
 /**

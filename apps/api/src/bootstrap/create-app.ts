@@ -24,6 +24,8 @@ import { configureSecurityHeaders } from './security-headers';
 import { answerOtherMethods, answerUnroutableUrl, corsForPreflightsOnly } from './unroutable-urls';
 import { serveProblemPages } from '../problem-pages/problem-pages';
 import { serveLiveDemo } from '../demo/live-demo';
+import { Metrics } from '../metrics/metrics';
+import { recordRequestDurations } from '../metrics/request-durations';
 
 export interface CreateAppOptions {
   /** Where the JSON log lines go: standard output when left out. */
@@ -76,6 +78,8 @@ export async function createApp(
   });
 
   const fastify = app.getHttpAdapter().getInstance();
+  // Before any route is added: each route's durations are labelled with its template.
+  if (config.metrics.port !== undefined) recordRequestDurations(fastify, app.get(Metrics));
   trackRequests(fastify);
   answerWhatNodeWould(fastify.server, edgeLog);
   refuseMisframedRequests(fastify);
