@@ -1,15 +1,15 @@
 import { existsSync } from 'node:fs';
 import { Logger } from '@nestjs/common';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createApp } from './bootstrap/create-app';
 import { assertCanListen, type ListenSettings, whyNotListening } from './bootstrap/listening';
 import { shutDown } from './bootstrap/graceful-shutdown';
-import { type HttpConfig } from './config/app-config';
+import { type HttpConfig, type TracingConfig } from './config/app-config';
 import { isDatabaseUnavailable } from './common/errors/database-unavailability';
 import { applyHeapGrowth } from './config/apply-heap-growth';
 import { StartupError } from './common/errors/startup-error';
 import { loadConfig } from './config/load-config';
 import { METRICS_LISTEN_SETTINGS, MetricsServer } from './metrics/metrics-server';
+import { type Tracing } from './tracing/tracing';
 
 const logger = new Logger('Main');
 
@@ -23,8 +23,12 @@ async function main() {
   if (metrics.port !== undefined) {
     await assertCanListen(metrics.host, metrics.port, METRICS_LISTEN_SETTINGS);
   }
-  const app = await createApp(config);
-  stopGracefullyOnSignals(app, config.http);
+  // Before the application loads: tracing instruments `pg` as it is first required, so nothing
+  // imported above may load it (create-app.ts does).
+  const tracing = await startTracingIfAsked(config.tracing);
+  const { createApp } = await import('./bootstrap/create-app.js');
+  const app = await createApp(config, { tracing });
+  stopGracefullyOnSignals(app, config.http, tracing);
   await listenOrStop(app, () => app.listen({ port: config.port, host: config.host }), config);
   logger.log(`Listening on ${await app.getUrl()} (explorer at /docs)`);
   if (metrics.port !== undefined) {
@@ -32,6 +36,14 @@ async function main() {
     const server = app.get(MetricsServer);
     await listenOrStop(app, () => server.listen(), { ...metrics, port }, METRICS_LISTEN_SETTINGS);
   }
+}
+
+/** The SDK is loaded only when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+async function startTracingIfAsked(config: TracingConfig): Promise<Tracing | undefined> {
+  const { endpoint } = config;
+  if (endpoint === undefined) return undefined;
+  const { startTracing } = await import('./tracing/start-tracing.js');
+  return startTracing({ ...config, endpoint });
 }
 
 /**
@@ -54,10 +66,15 @@ async function listenOrStop(
 
 /**
  * SIGTERM or SIGINT: stop accepting connections, let the requests in flight finish (within
- * SHUTDOWN_GRACE_MS), close the database pool and (last) the embedded PostgreSQL, then exit 0.
+ * SHUTDOWN_GRACE_MS), close the database pool and (last) the embedded PostgreSQL, send the
+ * spans still held, then exit 0.
  * A second signal exits at once.
  */
-function stopGracefullyOnSignals(app: NestFastifyApplication, http: HttpConfig) {
+function stopGracefullyOnSignals(
+  app: NestFastifyApplication,
+  http: HttpConfig,
+  tracing: Tracing | undefined,
+) {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -66,13 +83,16 @@ function stopGracefullyOnSignals(app: NestFastifyApplication, http: HttpConfig) 
     }
     stopping = true;
     logger.log(`${signal} received: finishing requests in flight, then stopping`);
-    shutDown(app, http).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error('Shutdown failed', error instanceof Error ? error.stack : String(error));
-        process.exit(1);
-      },
-    );
+    // The spans of the last requests go out last.
+    shutDown(app, http)
+      .then(() => tracing?.shutdown())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error('Shutdown failed', error instanceof Error ? error.stack : String(error));
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
