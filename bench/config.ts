@@ -3,8 +3,9 @@ import { parseArgs } from 'node:util';
 
 /**
  * The yardstick's scenarios (load.mjs), then the service's own: `conditional`, `compressed`
- * (the tree read with `Accept-Encoding`), `move` and `duplicate` (contents moved between two
- * columns, a block copied; set beside the yardstick's resize and create), `fairness` (one
+ * (the tree read with `Accept-Encoding`), `move`, `move-many` and `duplicate` (contents moved
+ * between two columns of one project, or of one project per connection, a block copied; set
+ * beside the yardstick's resize and create), `fairness` (one
  * account's large reads against another's small ones), `project-copy` (a project of about
  * 20 000 nodes copied), and the history and live changes of issue 20: `history-bytes` (what one
  * revision stores), `history-reads` (past states and restores beside the current read),
@@ -21,6 +22,7 @@ export const SCENARIOS = [
   'conditional',
   'compressed',
   'move',
+  'move-many',
   'duplicate',
   'fairness',
   'project-copy',
@@ -51,10 +53,11 @@ export const isPaired = (scenario: ScenarioName): scenario is PairedScenario =>
 
 /**
  * The service's own writes, which the yardstick cannot do, and the yardstick's scenario each is
- * set beside: a move (one statement behind the lock) beside a resize (the same), a copy of a
- * block of 31 nodes beside a create of one.
+ * set beside: a move (one statement behind the lock) beside a resize (the same), moves spread
+ * over one project per connection (no lock waits for another) beside it too, a copy of a block
+ * of 31 nodes beside a create of one.
  */
-export const EDITS = { move: 'resize', duplicate: 'create' } as const;
+export const EDITS = { move: 'resize', 'move-many': 'resize', duplicate: 'create' } as const;
 export type EditScenario = keyof typeof EDITS;
 export const isEdit = (scenario: ScenarioName): scenario is EditScenario => scenario in EDITS;
 
@@ -104,8 +107,9 @@ database of one PostgreSQL, with the yardstick's load.mjs; writes bench/results/
 The fairness scenario runs against the service only (the yardstick has no accounts): another
 account's small reads at 100 req/s alone, then while one account reads its ~8 MiB project in 20
 connections. So does project-copy: a project of about 20 000 nodes copied five times, one after
-another, timed, with the service's peak RSS. move and duplicate run the service's own driver,
-set beside the yardstick's resize and create. history-bytes, history-reads, events-latency and
+another, timed, with the service's peak RSS. move, move-many (moves spread over one project per
+connection) and duplicate run the service's own driver, set beside the yardstick's resize and
+create. history-bytes, history-reads, events-latency and
 events-rss measure the service's history and live changes alone (bench/history.ts, events.ts).
 Environment: DATABASE_URL=postgresql://superuser@host:port/db runs on that server (two fresh
 databases are created on it and dropped afterwards); without it, on an embedded PostgreSQL in a

@@ -8,15 +8,13 @@ import { type LoadLine } from './yardstick';
 
 // The service's own write scenarios, which load.mjs does not have: moves of contents between
 // two columns, and copies of a block. Each slice runs on targets made for it beforehand
-// (prepareMoves, prepareCopies), as the service's other write slices do.
+// (prepareMoves, prepareMovesMany, prepareCopies), as the service's other write slices do.
 
-/** Contents ping-ponged between two columns: one per connection. */
+/** Contents ping-ponged between two columns each: one per connection. */
 export interface MoveTargets {
   token: string;
-  /** The two columns' paths. */
-  columns: [string, string];
-  /** Each content's id and the column (0 or 1) it starts in. */
-  contents: { id: string; column: 0 | 1 }[];
+  /** Each content's id, its two columns' paths, and the column (0 or 1) it starts in. */
+  contents: { id: string; columns: [string, string]; column: 0 | 1 }[];
 }
 
 /** Blocks of the seed's shape to copy, taken in turn. */
@@ -27,9 +25,10 @@ export interface CopyTargets {
 }
 
 /**
- * A fresh write project (seed.mjs's shape) and, in its first row, two columns of `connections`
+ * A fresh write project (seed.mjs's shape) and, in its first block, two columns of `connections`
  * contents each side between them: every connection moves its own content from one column to
- * the other and back, so that at any moment about half the moves go each way.
+ * the other and back, so that at any moment about half the moves go each way. All the moves
+ * are of one project: they take its lock one after another.
  */
 export async function prepareMoves(
   url: string,
@@ -37,28 +36,64 @@ export async function prepareMoves(
   connections: number,
 ): Promise<MoveTargets> {
   const write = await createWriteProject(url, token);
-  // A row of its own in the first block, with two columns of 6 filled with ~300-character texts.
   const block = `/projects/${write.project}/blocks/${write.block}`;
-  const ownRow = idOf(await expectCall(201, url, 'POST', `${block}/rows`, { token, body: {} }));
-  const columns: [string, string] = ['', ''];
+  return { token, contents: await twoColumns(url, token, block, connections) };
+}
+
+/**
+ * `connections` small projects (a block, a row of two columns), one content in each: every
+ * connection moves the content of a project of its own, so that no move waits for another's
+ * lock (a project's writes run one after another by design).
+ */
+export async function prepareMovesMany(
+  url: string,
+  token: string,
+  connections: number,
+): Promise<MoveTargets> {
   const contents: MoveTargets['contents'] = [];
+  for (let i = 0; i < connections; i++) {
+    const project = idOf(
+      await expectCall(201, url, 'POST', '/projects', { token, body: { title: `Moves ${i + 1}` } }),
+    );
+    const path = `/projects/${project}/blocks`;
+    const block = `${path}/${idOf(await expectCall(201, url, 'POST', path, { token, body: { description: 'Moves' } }))}`;
+    contents.push(...(await twoColumns(url, token, block, 1)));
+  }
+  return { token, contents };
+}
+
+/**
+ * A row of its own in `block` with two columns of 6 and `count` ~300-character texts between
+ * them, the first column holding the odd one.
+ */
+async function twoColumns(
+  url: string,
+  token: string,
+  block: string,
+  count: number,
+): Promise<MoveTargets['contents']> {
+  const ownRow = idOf(await expectCall(201, url, 'POST', `${block}/rows`, { token, body: {} }));
+  const path = `${block}/rows/${ownRow}/columns`;
+  const made: { ids: string[]; path: string }[] = [];
   for (const side of [0, 1] as const) {
-    const count = side === 0 ? Math.ceil(connections / 2) : Math.floor(connections / 2);
     const body = {
       size: 6,
-      contents: Array.from({ length: count }, (_, i) => ({
-        type: 'text',
-        data: { html: `<p>${'Moved around by the bench. '.repeat(11)}${i}</p>` },
-      })),
+      contents: Array.from(
+        { length: side === 0 ? Math.ceil(count / 2) : Math.floor(count / 2) },
+        (_, i) => ({
+          type: 'text',
+          data: { html: `<p>${'Moved around by the bench. '.repeat(11)}${i}</p>` },
+        }),
+      ),
     };
-    const path = `${block}/rows/${ownRow}/columns`;
     const created = await expectCall(201, url, 'POST', path, { token, body });
-    columns[side] = `${path}/${idOf(created)}`;
-    for (const content of (created.body as { contents: { _id: string }[] }).contents) {
-      contents.push({ id: content._id, column: side });
-    }
+    made.push({
+      path: `${path}/${idOf(created)}`,
+      ids: (created.body as { contents: { _id: string }[] }).contents.map((content) => content._id),
+    });
   }
-  return { token, columns, contents };
+  const columns: [string, string] = [made[0].path, made[1].path];
+  return made.flatMap(({ ids }, side) => ids.map((id) => ({ id, columns, column: side as 0 | 1 })));
 }
 
 /**
@@ -80,8 +115,9 @@ export async function prepareCopies(
 }
 
 /**
- * `move`: contents go from one column to the other and back, each move alternately to the
- * other column's end (\`contents.move-to-end\`) and to its top (\`position: 0\`, \`contents.move\`).
+ * `move` and `move-many`: contents go from one column to the other and back, each move
+ * alternately to the other column's end (\`contents.move-to-end\`) and to its top
+ * (\`position: 0\`, \`contents.move\`).
  * A content is moved by one request at a time: autocannon resets a connection's context after
  * every request, so a connection does not own a content; each request takes the next content
  * that has no move in flight, and its answer frees it (a 200 also flips its column). Only 200
@@ -89,6 +125,7 @@ export async function prepareCopies(
  */
 export function measureMoves(
   server: ServerProcess,
+  scenario: 'move' | 'move-many',
   targets: MoveTargets,
   settings: LoadSettings,
   dbpid: number | undefined,
@@ -107,16 +144,16 @@ export function measureMoves(
     // Only after a timeout (an answer that never came): take the next one anyway.
     return contents[next++ % contents.length];
   };
-  return measure(server, settings, dbpid, 'move', 200, targets.token, {
+  return measure(server, settings, dbpid, scenario, 200, targets.token, {
     next: (context) => {
       const own = free();
       own.busy = true;
       context.own = own;
-      const to = targets.columns[own.column === 0 ? 1 : 0].split('/').pop() as string;
+      const to = own.columns[own.column === 0 ? 1 : 0].split('/').pop() as string;
       const body = own.moves % 2 === 0 ? { columnId: to } : { columnId: to, position: 0 };
       return {
         method: 'POST',
-        path: `${targets.columns[own.column]}/contents/${own.id}/move`,
+        path: `${own.columns[own.column]}/contents/${own.id}/move`,
         body,
       };
     },

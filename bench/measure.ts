@@ -12,7 +12,13 @@ import {
   type ScenarioName,
   WRITES,
 } from './config';
-import { measureCopies, measureMoves, prepareCopies, prepareMoves } from './edits';
+import {
+  measureCopies,
+  measureMoves,
+  prepareCopies,
+  prepareMoves,
+  prepareMovesMany,
+} from './edits';
 import { type Servers } from './servers';
 import { type Targets, writeTargets } from './targets';
 import { createWriteProject } from './write-project';
@@ -127,7 +133,7 @@ const SIDES = ['service', 'yardstick'] as const;
 const COPY_PROJECTS = 6;
 
 /**
- * `move` and `duplicate`: the service runs the bench's own driver (edits.ts), the yardstick
+ * `move`, `move-many` and `duplicate`: the service runs the bench's own driver (edits.ts), the yardstick
  * load.mjs's scenario that each is set beside (EDITS), slice by slice in turn as the paired
  * scenarios are. The service's targets (fresh write projects) are all made before the first
  * slice; each side warms up once, on targets of its own.
@@ -136,30 +142,32 @@ async function measureEdit(ctx: BenchContext, scenario: EditScenario): Promise<S
   const { duration, warmup, connections } = ctx.settings;
   const { service } = ctx.servers;
   const slices = slicesOf(scenario, duration);
-  const prepare = () =>
-    scenario === 'move'
-      ? prepareMoves(service.url, ctx.serviceTargets.token, connections)
-      : prepareCopies(service.url, ctx.serviceTargets.token, COPY_PROJECTS);
-  const run = (targets: Awaited<ReturnType<typeof prepare>>, seconds: number) => {
-    const settings = { duration: seconds, warmup: 0, connections };
-    return 'columns' in targets
-      ? measureMoves(service, targets, settings, ctx.dbpid)
-      : measureCopies(service, targets, settings, ctx.dbpid);
+  const { token } = ctx.serviceTargets;
+  const settings = (seconds: number) => ({ duration: seconds, warmup: 0, connections });
+  /** Targets of their own for one run, and that run on them. */
+  const prepare = async (): Promise<(seconds: number) => Promise<LoadLine>> => {
+    if (scenario === 'duplicate') {
+      const copies = await prepareCopies(service.url, token, COPY_PROJECTS);
+      return (seconds) => measureCopies(service, copies, settings(seconds), ctx.dbpid);
+    }
+    const spread = scenario === 'move' ? prepareMoves : prepareMovesMany;
+    const moves = await spread(service.url, token, connections);
+    return (seconds) => measureMoves(service, scenario, moves, settings(seconds), ctx.dbpid);
   };
   ctx.log(`${scenario}: preparing ${slices.length + (warmup > 0 ? 1 : 0)} sets of targets`);
-  const warmupTargets = warmup > 0 ? await prepare() : undefined;
-  const sliceTargets = [];
-  for (let i = 0; i < slices.length; i++) sliceTargets.push(await prepare());
+  const warmupRun = warmup > 0 ? await prepare() : undefined;
+  const sliceRuns = [];
+  for (let i = 0; i < slices.length; i++) sliceRuns.push(await prepare());
   const reference = EDITS[scenario];
   const lines: Record<keyof Servers, LoadLine[]> = { service: [], yardstick: [] };
   const warmupFailures = { service: 0, yardstick: 0 };
   for (const [i, seconds] of slices.entries()) {
     ctx.log(`${scenario}: service, slice ${i + 1}/${slices.length}`);
-    if (i === 0 && warmupTargets !== undefined) {
-      const line = await run(warmupTargets, warmup);
+    if (i === 0 && warmupRun !== undefined) {
+      const line = await warmupRun(warmup);
       warmupFailures.service = line.non2xx + line.errors;
     }
-    const line = await run(sliceTargets[i], seconds);
+    const line = await sliceRuns[i](seconds);
     if (interrupted()) throw new Error('interrupted');
     ctx.log(`  ${line.rps} req/s, p99 ${line.p99} ms`);
     lines.service.push(line);

@@ -127,12 +127,14 @@ export function renderReport(results: RunResults, changes: string | undefined): 
             'sends `If-None-Match` with each read project’s ETag and counts only 304 as success; ' +
             '`compressed` sends `Accept-Encoding: gzip, deflate, br`, as a browser does, so that ' +
             'the service compresses every answer (brotli). The yardstick columns of both are the ' +
-            'yardstick’s plain tree. `move` and `duplicate` are the service’s own writes, run by ' +
+            'yardstick’s plain tree. `move`, `move-many` and `duplicate` are the service’s own writes, run by ' +
             'the bench’s driver (bench/edits.ts) slice by slice beside the yardstick’s `resize` ' +
             'and `create`: in `move`, as many contents as connections go from one column of a ' +
             'fresh write project to another and back, one move in flight per content, each ' +
             'content alternately to the other column’s end and to its top (`position: 0`), so ' +
-            'that half the moves go each way and half to each place; ' +
+            'that half the moves go each way and half to each place; `move-many` the same over ' +
+            'one small project per connection, one content each, so that no move waits for ' +
+            'another’s lock (no target: reported beside the resize); ' +
             'in `duplicate`, each request copies a block of the seed’s shape (31 nodes) right ' +
             'after itself, the blocks of six fresh projects in turn.',
         ]

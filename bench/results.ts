@@ -83,6 +83,7 @@ export const LABELS: Record<ScenarioName, string> = {
   conditional: 'conditional: tree with If-None-Match (vs yardstick tree)',
   compressed: 'compressed: tree with Accept-Encoding (vs yardstick tree)',
   move: 'move: a content to another column (vs yardstick resize)',
+  'move-many': 'move-many: moves over one project per connection (vs yardstick resize)',
   duplicate: 'duplicate: a block of 31 nodes (vs yardstick create)',
   fairness: 'fairness: another account’s small read beside 20 reads of 8 MiB',
   'project-copy': 'project-copy: a project of about 20 000 nodes copied',

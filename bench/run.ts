@@ -14,7 +14,7 @@
  *   --warmup <s>          discarded warm-up seconds before each measurement (default 3)
  *   --connections <n>     load driver connections (default 20)
  *   --scenarios <a,b,..>  tree,columns,content,create,resize,mixed,conditional,compressed,move,
- *                         duplicate,fairness,project-copy,history-bytes,history-reads,
+ *                         move-many,duplicate,fairness,project-copy,history-bytes,history-reads,
  *                         events-latency,events-rss (default: all; `history` and `events` name
  *                         their two)
  *   --growth <n,n,..>     total contents for the growth runs (default 100000,1000000; "none")

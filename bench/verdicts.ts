@@ -32,8 +32,11 @@ export const READ_P99_RATIO = 1.5;
 const READ_P99: ReadonlySet<string> = new Set(['tree', 'columns', 'content']);
 /** A move's p99 ÷ the yardstick's resize p99. */
 export const MOVE_P99_RATIO = 1.5;
-/** Scenarios whose p99 is not set against the yardstick's: they do other work than it. */
-const P99_UNJUDGED: ReadonlySet<string> = new Set(['duplicate']);
+/**
+ * Scenarios whose p99 is not set against the yardstick's: a copy does other work than it, and
+ * the moves over many projects have no target yet (issue 51).
+ */
+const P99_UNJUDGED: ReadonlySet<string> = new Set(['duplicate', 'move-many']);
 /** A copy of a project of about 20 000 nodes, on the PostgreSQL server (its median). */
 export const PROJECT_COPY_SECONDS = 2;
 /** fairness: the other account's p99 beside the greedy one ÷ its p99 alone. */
@@ -84,7 +87,7 @@ export function verdicts(results: RunResults): Verdict[] {
   );
   list.push(
     p99Verdict(
-      `p99 ≤ ${P99_RATIO}× the yardstick's, every other scenario (duplicate: measured only)`,
+      `p99 ≤ ${P99_RATIO}× the yardstick's, every other scenario (duplicate, move-many: measured only)`,
       [main],
       P99_RATIO,
       (scenario) => !READ_P99.has(scenario),

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks libs/contracts as another team gets it: builds the library with its own tsconfig,
 # packs it with npm, installs the tarball into a throwaway strict TypeScript project together
-# with class-validator and class-transformer from the registry (and nothing else: no
-# reflect-metadata), type-checks that project with the repository's TypeScript, and runs it.
+# with class-validator and class-transformer from the registry, each at the newest version its
+# peer range allows (and nothing else: no reflect-metadata), type-checks that project with the
+# repository's TypeScript, and runs it.
 # Exits non-zero on any failure; temporary folders are removed either way.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -111,6 +112,7 @@ cat >"$consumer/tsconfig.json" <<'EOF'
 }
 EOF
 cat >"$consumer/src/consumer.ts" <<'EOF'
+import { IsInt } from 'class-validator';
 import {
   CONTENT_TYPES,
   COLUMN_SIZE_DETAIL,
@@ -158,6 +160,24 @@ async function main(): Promise<void> {
   const unknown = await validateBody(UpdateColumnDto, { size: 4, colour: 'red' });
   check(!unknown.ok && unknown.errors.some((e) => e.pointer === '/colour'), 'unknown members');
 
+  // Each class's rules are kept once looked up, inside class-validator: validated again, a body
+  // meets the same rules, and a class given a rule afterwards (a decorator applied at run time)
+  // is checked by it.
+  const again = await validateBody(CreateColumnDto, { size: 13 });
+  check(!again.ok && again.errors[0]?.pointer === '/size', 'the rules of a class validated before');
+  class Later {
+    count?: unknown;
+  }
+  const before = await validateBody(Later, { count: 'many' });
+  check(!before.ok, 'a member without a rule is unknown');
+  IsInt()(Later.prototype, 'count');
+  const after = await validateBody(Later, { count: 'many' });
+  check(
+    !after.ok && after.errors.length === 1 && after.errors[0]?.pointer === '/count',
+    `a rule added later is checked, got ${JSON.stringify(after.errors)}`,
+  );
+  check((await validateBody(Later, { count: 3 })).ok, 'and passes a body that meets it');
+
   // Response types and constants, used as a client would.
   const type: ContentType = CONTENT_TYPES[1];
   const content: ContentResponse = { _id: 'c', type, style: { ...DEFAULT_CONTENT_STYLE }, data: {} };
@@ -199,12 +219,16 @@ blocks.forEach(([, code], i) => fs.writeFileSync(`${dir}/readme-example-${i + 1}
 console.log(`[contracts] ${blocks.length} README example(s) added to the consumer`);
 EOF
 
-step "install the tarball, class-validator and class-transformer"
-version_of() { node -p "require('$root/node_modules/$1/package.json').version"; }
+step "install the tarball, and class-validator and class-transformer at the newest their peer ranges allow"
+# The library keeps rules looked up inside class-validator's metadata storage
+# (rule-lookup-cache.ts): whatever version its range admits must pass the consumer's checks.
+peer_range() { node -p "require('$lib/package.json').peerDependencies['$1']"; }
 (cd "$consumer" && npm install --no-audit --no-fund --ignore-scripts --strict-peer-deps \
-  --loglevel=error "$tarball" "class-validator@$(version_of class-validator)" \
-  "class-transformer@$(version_of class-transformer)")
+  --loglevel=error "$tarball" "class-validator@$(peer_range class-validator)" \
+  "class-transformer@$(peer_range class-transformer)")
 [ ! -e "$consumer/node_modules/reflect-metadata" ] || fail "reflect-metadata got installed"
+installed_version() { node -p "require('$consumer/node_modules/$1/package.json').version"; }
+step "installed class-validator $(installed_version class-validator), class-transformer $(installed_version class-transformer)"
 
 step "type-check (strict, node resolution) and compile"
 "$tsc" -p "$consumer/tsconfig.json"

@@ -4,16 +4,22 @@
 // `npm run sql:queries` writes them; a unit test (apps/api/src/layout/queries.spec.ts) fails
 // when they differ from what the code builds.
 import { readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { format } from 'sql-formatter';
 import {
   type DefinedStatement,
   definedStatements,
 } from '../../apps/api/src/database/sql-statement';
+import { FUNCTIONS_FILE } from './database-functions';
 
 const ROOT = resolve(__dirname, '../..');
 export const REPOSITORIES_DIR = join(ROOT, 'apps/api/src/layout/repositories');
 export const QUERIES_DIR = join(ROOT, 'apps/api/src/layout/queries');
+
+/** The query files in QUERIES_DIR: not functions.sql beside them, the database's own. */
+export function committedQueryFiles(): string[] {
+  return readdirSync(QUERIES_DIR).filter((file) => file !== basename(FUNCTIONS_FILE));
+}
 
 /** `contents.repository.ts` → `contents`: the prefix of the names of its statements. */
 export function repositoryNames(): string[] {

@@ -3,20 +3,12 @@ import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
 import { AccountPurgeRepository } from '../../apps/api/src/accounts/account-purge.repository';
 import { Api, createLayout, startTestApp } from '../support/test-app';
+import { eventually } from '../support/eventually';
 
 const password = 'a long enough password';
 // Projects written in SQL beside the few made through the API: enough that purging them one
 // transaction each takes many transactions, few enough for a test.
 const BULK_PROJECTS = 2_000;
-
-/** Polls `condition` until it holds, within `withinMs` (no fixed sleep: it stops as soon as it does). */
-async function eventually(condition: () => Promise<boolean>, what: string, withinMs = 60_000) {
-  const deadline = Date.now() + withinMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`not within ${withinMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 async function connect(): Promise<Client> {
   const client = new Client({ connectionString: process.env.LAYOUT_TEST_DATABASE_URL });
@@ -104,16 +96,20 @@ describe('deleting an account that stored a lot', () => {
       // The purge deletes every project but the held one, each in a transaction of its own
       // (one transaction for all would wait for the held lock), while the neighbour writes.
       let neighbourWrites = 0;
-      await eventually(async () => {
-        const wrote = await api.post(
-          neighbourLayout.contents,
-          { type: 'text', data: { html: `<p>${neighbourWrites}</p>` } },
-          { token: neighbour.token },
-        );
-        expect(wrote.status).toBe(201);
-        neighbourWrites += 1;
-        return (await projectsOf(heavy.id)) === 1;
-      }, 'every project but the held one purged');
+      await eventually(
+        async () => {
+          const wrote = await api.post(
+            neighbourLayout.contents,
+            { type: 'text', data: { html: `<p>${neighbourWrites}</p>` } },
+            { token: neighbour.token },
+          );
+          expect(wrote.status).toBe(201);
+          neighbourWrites += 1;
+          return (await projectsOf(heavy.id)) === 1;
+        },
+        'every project but the held one purged',
+        60_000,
+      );
       expect(neighbourWrites).toBeGreaterThan(0);
       expect(
         await count('SELECT count(*) AS n FROM projects WHERE id = $1 AND owner_id = $2', [
@@ -128,7 +124,7 @@ describe('deleting an account that stored a lot', () => {
     }
 
     // Once the write is over, the last project goes, and the account with it.
-    await eventually(async () => !(await accountExists(heavy.id)), 'the account purged');
+    await eventually(async () => !(await accountExists(heavy.id)), 'the account purged', 60_000);
     expect(await projectsOf(heavy.id)).toBe(0);
     expect(
       await count(
@@ -173,6 +169,7 @@ describe('a deletion left unpurged (the instance that started it crashed)', () =
         async () =>
           (await db.query('SELECT 1 FROM accounts WHERE id = $1', [accountId])).rows.length === 0,
         'the account purged by the new instance',
+        60_000,
       );
       const left = await db.query('SELECT 1 FROM projects WHERE owner_id = $1', [accountId]);
       expect(left.rows).toEqual([]);

@@ -6,17 +6,9 @@ import {
   startService,
   stopAllServices,
 } from '../resilience/support/service-process';
+import { eventually } from '../support/eventually';
 
 const password = 'correct horse battery staple';
-
-/** Polls `condition` until it holds, within `withinMs` (no fixed sleep: it stops as soon as it does). */
-async function eventually(condition: () => Promise<boolean>, what: string, withinMs = 30_000) {
-  const deadline = Date.now() + withinMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`not within ${withinMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /**
  * Two instances of the built service, each in a process of its own, on one database, each with

@@ -1,4 +1,6 @@
+import { randomInt } from 'node:crypto';
 import { Logger } from '@nestjs/common';
+import { Client } from 'pg';
 import {
   DatabaseUnavailableError,
   TooManyConcurrentRequestsError,
@@ -13,6 +15,7 @@ import {
   openProbeDatabase,
   slowCommitWhen,
 } from './support/probe-database';
+import { eventually } from '../support/eventually';
 
 /** Database.transaction, the one unit of work of the layout services, on a real database. */
 describe('Database.transaction', () => {
@@ -30,7 +33,15 @@ describe('Database.transaction', () => {
   );
   const ALL = statement<object, { n: number }>('all', `SELECT n FROM ${table} ORDER BY n`);
   const PING = statement('ping', 'SELECT 1');
-  const SLEEP = statement<{ seconds: number }>('sleep', 'SELECT pg_sleep($seconds)');
+  /** Waits for as long as the test holds `lock` (see holdLock): a statement that hangs. */
+  const WAIT_FOR_LOCK = statement<{ key: number }>('wait', 'SELECT pg_advisory_xact_lock($key)');
+  const lock = { key: randomInt(2 ** 31) };
+  let holder: Client;
+  /** Takes the lock the hanging statements wait for, on a connection of the test's own. */
+  const holdLock = async () => {
+    await holder.query('SELECT pg_advisory_lock($1)', [lock.key]);
+    return () => holder.query('SELECT pg_advisory_unlock($1)', [lock.key]);
+  };
 
   const stored = async () => (await db.rows(ALL, {})).map((row) => row.n);
   const ping = (round: Round) => {
@@ -43,8 +54,13 @@ describe('Database.transaction', () => {
     Logger.overrideLogger(false);
     await db.rows(CREATE, {});
     await slowCommitWhen(probe, 'INSERT', 'NEW.n = 100');
+    holder = new Client({ connectionString: process.env.LAYOUT_TEST_DATABASE_URL });
+    await holder.connect();
   });
-  afterAll(() => probe.close(`DROP FUNCTION IF EXISTS ${table}_slow()`));
+  afterAll(async () => {
+    await holder.end();
+    await probe.close(`DROP FUNCTION IF EXISTS ${table}_slow()`);
+  });
 
   it('commits what the work did and answers its result', async () => {
     const result = await db.transaction((round) => {
@@ -95,18 +111,25 @@ describe('Database.transaction', () => {
     expect(await stored()).toEqual([1, 2]);
   });
 
-  it('answers 503 within the deadline when a statement hangs, and drops that connection', async () => {
+  it('answers 503 at the deadline when a statement hangs, and drops that connection', async () => {
+    const release = await holdLock();
     const startedAt = Date.now();
-    const failure = await db
-      .transaction((round) => {
-        round.rows(NO_SERVER_TIMEOUT, {});
-        round.rows(INSERT, { first: 20, second: 21 });
-        round.rows(SLEEP, { seconds: 1 });
-        return round.finish(() => undefined);
-      })
-      .catch((error: unknown) => error);
+    let failure: unknown;
+    try {
+      failure = await db
+        .transaction((round) => {
+          round.rows(NO_SERVER_TIMEOUT, {});
+          round.rows(INSERT, { first: 20, second: 21 });
+          round.rows(WAIT_FOR_LOCK, lock);
+          return round.finish(() => undefined);
+        })
+        .catch((error: unknown) => error);
+    } finally {
+      // Only now can the statement end by itself: the answer came from the deadline.
+      await release();
+    }
     expect(failure).toBeInstanceOf(DatabaseUnavailableError);
-    expect(Date.now() - startedAt).toBeLessThan(TIMEOUT_MS + 300);
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(TIMEOUT_MS);
     for (let i = 0; i < 4; i++) await db.transaction(ping);
     expect(await stored()).toEqual([1, 2]);
   });
@@ -120,20 +143,27 @@ describe('Database.transaction', () => {
       })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(WriteOutcomeUnknownError);
-    // And indeed it was committed, after the service had stopped waiting: a "failed" answer
-    // would have been a lie.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    expect(await stored()).toEqual([1, 2, 100, 101]);
+    // And indeed it commits, after the service stopped waiting: a "failed" answer would have
+    // been a lie.
+    await eventually(
+      async () => (await stored()).join() === [1, 2, 100, 101].join(),
+      'the slow COMMIT to land',
+    );
   });
 
   it("keeps one caller's statements within half of the pool, refusing what waits too long", async () => {
     // No request here: every call counts as one and the same caller, whose share is 2 of 4.
-    // The two hold their connections for longer than a caller waits for its share (half the
-    // deadline), and less than the deadline.
-    const sleepers = Promise.all([1, 2].map(() => db.rows(SLEEP, { seconds: 0.4 })));
-    const third = await db.rows(SLEEP, { seconds: 0 }).catch((error: unknown) => error);
-    expect(third).toBeInstanceOf(TooManyConcurrentRequestsError);
-    await sleepers;
+    // The two hold their connections, waiting for the test's lock, for longer than a caller
+    // waits for its share (half the deadline): until their deadline cuts them off.
+    const release = await holdLock();
+    const holding = Promise.allSettled([1, 2].map(() => db.rows(WAIT_FOR_LOCK, lock)));
+    try {
+      const third = await db.rows(PING, {}).catch((error: unknown) => error);
+      expect(third).toBeInstanceOf(TooManyConcurrentRequestsError);
+    } finally {
+      await release();
+      await holding;
+    }
     // Past the wait, the share is free again.
     await expect(db.rows(PING, {})).resolves.toHaveLength(1);
   });

@@ -1,5 +1,6 @@
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Api, createLayout, type Response, startTestApp } from '../support/test-app';
+import { eventually } from '../support/eventually';
 
 /** CONTRACT.md, part two, "Revisions". */
 describe('revisions', () => {
@@ -82,7 +83,11 @@ describe('revisions', () => {
   it('moves updatedAt with every revision, and only then', async () => {
     const layout = await createLayout(api, token);
     const before = (await api.get(layout.project, { token })).body;
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The clock past the last revision's time, which the next one's must then exceed.
+    await eventually(
+      () => Date.now() > Date.parse(before.updatedAt),
+      'the clock past the last revision',
+    );
     await api.post(layout.contents, { type: 'empty' }, { token });
     const after = (await api.get(layout.project, { token })).body;
     expect(after.revision).toBe(before.revision + 1);

@@ -1,12 +1,15 @@
 import { Agent } from 'node:http';
+import { eventually } from '../support/eventually';
+import { timesInService } from './support/access-log';
 import { type OwnPostgres, startOwnPostgres } from './support/databases';
 import { describeOutcome, expectNone, JsonClient, type Outcome, send } from './support/http';
 import { type ServiceProcess, startService, stopAllServices } from './support/service-process';
 
 const TIMEOUT_MS = 1000;
-// The longest any request may take while the database goes away or is away.
-const LATENCY_LIMIT_MS = TIMEOUT_MS + 1500;
-const RECOVERY_LIMIT_MS = 5000;
+// The longest any request may take in the service while the database goes away or is away: a
+// request held for two deadlines was not cut off by the first (a busy machine fires timers
+// late, never a whole deadline late). Measured by the service's clock (its access log).
+const LATENCY_LIMIT_MS = 2 * TIMEOUT_MS;
 const WORKERS = 6;
 // Requests each phase waits for (counted over all workers).
 const HEALTHY_REQUESTS = 30;
@@ -99,7 +102,6 @@ describe('database outage: the built service on a PostgreSQL that stops and come
     const traffic = Promise.all(Array.from({ length: WORKERS }, (_, index) => worker(index)));
     let readyWhileDown: Outcome | undefined;
     let liveWhileDown: Outcome | undefined;
-    let recoveryMs = Infinity;
     try {
       await reached('healthy', HEALTHY_REQUESTS);
 
@@ -117,16 +119,11 @@ describe('database outage: the built service on a PostgreSQL that stops and come
 
       phase = 'restarting';
       await postgres.start();
-      const restartedAt = Date.now();
-      // Ready again: nothing announces it but the answer itself, so ask (bounded).
-      while (Date.now() - restartedAt < RECOVERY_LIMIT_MS * 2) {
+      // Ready again by itself: nothing announces it but the answer itself, so ask.
+      await eventually(async () => {
         const ready = await send({ port, method: 'GET', path: '/health/ready', timeoutMs: 10_000 });
-        if (ready.kind === 'answered' && ready.status === 200) {
-          recoveryMs = Date.now() - restartedAt;
-          break;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+        return ready.kind === 'answered' && ready.status === 200;
+      }, 'ready again once the database is back');
       phase = 'recovered';
       await reached('recovered', RECOVERED_REQUESTS);
     } finally {
@@ -144,7 +141,7 @@ describe('database outage: the built service on a PostgreSQL that stops and come
       entry.from === wanted && entry.to === wanted;
 
     // The process stayed up and answered every request, promptly: none waited past the
-    // database timeout (plus a margin).
+    // database timeout (by far).
     const log = `Service log:\n${service.output().slice(-20_000)}`;
     if (!service.running()) throw new Error(`The service exited during the outage.\n${log}`);
     expectNone(
@@ -152,9 +149,13 @@ describe('database outage: the built service on a PostgreSQL that stops and come
       problems(all, (o) => o.kind === 'answered'),
       log,
     );
+    const serviceTime = await timesInService(
+      service,
+      entries.map(({ outcome }) => outcome),
+    );
     expectNone(
-      `Requests slower than ${LATENCY_LIMIT_MS} ms`,
-      problems(all, (o) => o.endedAt - o.startedAt <= LATENCY_LIMIT_MS),
+      `Requests slower than ${LATENCY_LIMIT_MS} ms in the service`,
+      problems(all, (o) => (serviceTime(o) ?? Infinity) <= LATENCY_LIMIT_MS),
       log,
     );
     // While the database is away, every operation answers the documented 503.
@@ -183,7 +184,6 @@ describe('database outage: the built service on a PostgreSQL that stops and come
 
     expect(readyWhileDown && isDatabaseUnavailable(readyWhileDown)).toBe(true);
     expect(liveWhileDown?.kind === 'answered' && liveWhileDown.status).toBe(200);
-    expect(recoveryMs).toBeLessThanOrEqual(RECOVERY_LIMIT_MS);
 
     // And it still stops cleanly.
     expect(await service.stop()).toEqual({ code: 0, signal: null });

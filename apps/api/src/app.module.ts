@@ -11,10 +11,13 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { LayoutModule } from './layout/layout.module';
+import { MetricsModule } from './metrics/metrics.module';
+import { type Tracing } from './tracing/tracing';
+import { TracingModule } from './tracing/tracing.module';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, tracing?: Tracing): DynamicModule {
     // Global guards run in this order: the rate limit counts per account, so it comes after
     // authentication.
     const guards: Provider[] = [{ provide: APP_GUARD, useClass: BearerAuthGuard }];
@@ -23,6 +26,8 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        MetricsModule.forRoot(config),
+        TracingModule.forRoot(tracing),
         DatabaseModule,
         RedisModule,
         CountersModule,

@@ -19,8 +19,6 @@ export interface GreedyOrder {
   path: string;
   loops: number;
   durationMs: number;
-  /** Reads only within these spans of time, [from, to) in epoch ms; without them, all along. */
-  windows?: [number, number][];
 }
 
 export interface GreedyCounts {
@@ -88,33 +86,14 @@ function typeOf(text: string): string {
   }
 }
 
-/** How long the loops stay idle from `now` on (0: they read). */
-function idleFor({ windows }: GreedyOrder, now: number): number {
-  if (windows === undefined) return 0;
-  if (windows.some(([from, to]) => from <= now && now < to)) return 0;
-  const next = windows.find(([from]) => from > now);
-  return next === undefined ? Infinity : next[0] - now;
-}
-
 async function main(order: GreedyOrder): Promise<GreedyCounts> {
   const counts: GreedyCounts = { statuses: {}, okLengths: [], others: [], errors: [] };
   const until = Date.now() + order.durationMs;
   await Promise.all(
     Array.from({ length: order.loops }, async () => {
-      let agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
       try {
-        for (let now = Date.now(); now < until; now = Date.now()) {
-          const idle = Math.min(idleFor(order, now), until - now);
-          if (idle > 0) {
-            // A connection idle for longer than the server keeps one open is closed by it, and
-            // a request sent as it closes is lost: idle, the loop holds none.
-            agent.destroy();
-            await new Promise((resolve) => setTimeout(resolve, idle));
-            agent = new Agent({ keepAlive: true, maxSockets: 1 });
-          } else {
-            await readOnce(order, agent, counts);
-          }
-        }
+        while (Date.now() < until) await readOnce(order, agent, counts);
       } finally {
         agent.destroy();
       }

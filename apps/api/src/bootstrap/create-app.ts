@@ -24,10 +24,15 @@ import { configureSecurityHeaders } from './security-headers';
 import { answerOtherMethods, answerUnroutableUrl, corsForPreflightsOnly } from './unroutable-urls';
 import { serveProblemPages } from '../problem-pages/problem-pages';
 import { serveLiveDemo } from '../demo/live-demo';
+import { Metrics } from '../metrics/metrics';
+import { recordRequestDurations } from '../metrics/request-durations';
+import { type Tracing } from '../tracing/tracing';
 
 export interface CreateAppOptions {
   /** Where the JSON log lines go: standard output when left out. */
   readonly logDestination?: DestinationStream;
+  /** The process's tracing, when main.ts started it (OTEL_EXPORTER_OTLP_ENDPOINT). */
+  readonly tracing?: Tracing;
 }
 
 /**
@@ -67,15 +72,24 @@ export async function createApp(
     // Answered by graceful-shutdown.ts instead, as problem+json.
     return503OnClosing: false,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
-    // Nest's own lines and every `new Logger(context)` go out as the same JSON lines.
-    logger: new PinoNestLogger(logger),
-    abortOnError: false,
-    // Body parsing is ours (json-bodies.ts): JSON only, so other types answer 415.
-    bodyParser: false,
-  });
+  const tracing = options === false ? undefined : options.tracing;
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config, tracing),
+    adapter,
+    {
+      // Nest's own lines and every `new Logger(context)` go out as the same JSON lines.
+      logger: new PinoNestLogger(logger),
+      abortOnError: false,
+      // Body parsing is ours (json-bodies.ts): JSON only, so other types answer 415.
+      bodyParser: false,
+    },
+  );
 
   const fastify = app.getHttpAdapter().getInstance();
+  // First: every hook and route after it runs inside the request's span.
+  await tracing?.traceRequests(fastify);
+  // Before any route is added: each route's durations are labelled with its template.
+  if (config.metrics.port !== undefined) recordRequestDurations(fastify, app.get(Metrics));
   trackRequests(fastify);
   answerWhatNodeWould(fastify.server, edgeLog);
   refuseMisframedRequests(fastify);

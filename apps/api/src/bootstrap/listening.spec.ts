@@ -20,6 +20,24 @@ describe('assertCanListen', () => {
     await expect(assertCanListen('127.0.0.1', port)).resolves.toBeUndefined();
   });
 
+  it('names the settings of the listener it was asked about', () => {
+    const metrics = { host: 'METRICS_HOST', port: 'METRICS_PORT' };
+    expect(
+      whyNotListening(Object.assign(new Error('x'), { code: 'EADDRINUSE' }), 'h', 9464, metrics),
+    ).toEqual(
+      new StartupError(
+        'Port 9464 on h is in use by another program: stop that program, or set METRICS_PORT to a free port.',
+      ),
+    );
+    expect(
+      whyNotListening(Object.assign(new Error('x'), { code: 'EADDRNOTAVAIL' }), 'h', 9464, metrics),
+    ).toEqual(
+      new StartupError(
+        'METRICS_HOST h is no address of this machine: set METRICS_HOST to one of its addresses (127.0.0.1, or 0.0.0.0 for all).',
+      ),
+    );
+  });
+
   it('leaves an error it has no advice for as it is', () => {
     const odd = Object.assign(new Error('odd'), { code: 'EODD' });
     expect(whyNotListening(odd, '127.0.0.1', 3000)).toBe(odd);

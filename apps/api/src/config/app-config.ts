@@ -24,6 +24,26 @@ export interface AppConfig {
   readonly requireIfMatch: boolean;
   readonly history: HistoryConfig;
   readonly events: EventsConfig;
+  readonly metrics: MetricsConfig;
+  readonly tracing: TracingConfig;
+}
+
+/** The Prometheus scrape endpoint, on a listener of its own (see apps/api/src/metrics). */
+export interface MetricsConfig {
+  /** Where `GET /metrics` answers; `undefined` records no request metrics and opens no port. */
+  readonly port: number | undefined;
+  readonly host: string;
+}
+
+/** OpenTelemetry traces (see apps/api/src/tracing). */
+export interface TracingConfig {
+  /**
+   * The OTLP/HTTP collector's base URL (`/v1/traces` is appended, as OpenTelemetry's exporters
+   * do); `undefined` leaves tracing off, its SDK not even loaded.
+   */
+  readonly endpoint: string | undefined;
+  /** The `service.name` the spans carry. */
+  readonly serviceName: string;
 }
 
 export interface HistoryConfig {

@@ -39,7 +39,44 @@ describe('loadConfig', () => {
       requireIfMatch: false,
       history: { revisions: 1000 },
       events: { heartbeatMs: 10_000, maxUnsentBytes: 256 * 1024 },
+      metrics: { port: undefined, host: '127.0.0.1' },
+      tracing: { endpoint: undefined, serviceName: 'proposal-layout-service' },
     });
+  });
+
+  it('reads the metrics listener and the traces collector', () => {
+    expect(
+      loadConfig({
+        HOST: '0.0.0.0',
+        METRICS_PORT: '9464',
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_SERVICE_NAME: 'layout-eu',
+      }),
+    ).toMatchObject({
+      metrics: { port: 9464, host: '0.0.0.0' },
+      tracing: { endpoint: 'http://collector:4318', serviceName: 'layout-eu' },
+    });
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }).metrics).toEqual({
+      port: 9464,
+      host: '10.0.0.5',
+    });
+  });
+
+  it('refuses a metrics port that is the API port, and a collector that is no HTTP URL', () => {
+    const { problems } = problemsOf({
+      PORT: '8080',
+      METRICS_PORT: '8080',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://user:secret@collector:4317',
+    });
+    expect(problems).toEqual([
+      expect.stringContaining('OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL'),
+      expect.stringContaining('METRICS_PORT must differ from PORT'),
+    ]);
+    // A URL may hold credentials: it is never echoed.
+    expect(problems.join(' ')).not.toContain('secret');
+    expect(problemsOf({ METRICS_PORT: 'nine' }).problems).toEqual([
+      expect.stringContaining('METRICS_PORT must be an integer from 0 to 65535'),
+    ]);
   });
 
   it('treats empty and blank values as unset', () => {

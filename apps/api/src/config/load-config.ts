@@ -19,9 +19,10 @@ type Env = Readonly<Record<string, string | undefined>>;
 export function loadConfig(env: Env = process.env): AppConfig {
   const problems: string[] = [];
   const read = new EnvReader(env, problems);
+  const host = read.string('HOST', '127.0.0.1');
 
   const config: AppConfig = {
-    host: read.string('HOST', '127.0.0.1'),
+    host,
     port: read.integer('PORT', 3000, 0, 65535),
     logLevel: read.oneOf<LogLevel>('LOG_LEVEL', 'info', LOG_LEVELS),
     database: {
@@ -73,8 +74,23 @@ export function loadConfig(env: Env = process.env): AppConfig {
       heartbeatMs: read.integer('EVENTS_HEARTBEAT_MS', 10_000, 10, 14_000),
       maxUnsentBytes: read.integer('EVENTS_MAX_UNSENT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
     },
+    metrics: {
+      port: read.optionalInteger('METRICS_PORT', 0, 65535),
+      host: read.string('METRICS_HOST', host),
+    },
+    tracing: {
+      endpoint: read.httpUrl('OTEL_EXPORTER_OTLP_ENDPOINT'),
+      serviceName: read.string('OTEL_SERVICE_NAME', 'proposal-layout-service'),
+    },
   };
 
+  if (
+    config.metrics.port !== undefined &&
+    config.metrics.port !== 0 &&
+    config.metrics.port === config.port
+  ) {
+    problems.push("METRICS_PORT must differ from PORT (the metrics are never on the API's port)");
+  }
   if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {
     problems.push(
       'HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
@@ -110,6 +126,11 @@ class EnvReader {
     return parsed;
   }
 
+  /** An integer when set, `undefined` when not (a feature that is off unless asked for). */
+  optionalInteger(name: string, min: number, max: number): number | undefined {
+    return this.raw(name) === undefined ? undefined : this.integer(name, min, min, max);
+  }
+
   boolean(name: string, fallback: boolean): boolean {
     const value = this.raw(name)?.toLowerCase();
     if (value === undefined) return fallback;
@@ -134,6 +155,20 @@ class EnvReader {
     if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || !url.hostname) {
       // The value may hold a password: never echo it.
       this.problems.push(`${name} must be a postgresql://user@host:port/database URL`);
+      return undefined;
+    }
+    return value;
+  }
+
+  httpUrl(name: string): string | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    const url = parseUrl(value);
+    if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname) {
+      // A collector's URL may hold credentials: never echo it.
+      this.problems.push(
+        `${name} must be an http:// or https:// URL such as http://collector:4318`,
+      );
       return undefined;
     }
     return value;

@@ -30,6 +30,6 @@ import { PrismaService } from './prisma.service';
     PrismaService,
     Database,
   ],
-  exports: [PrismaService, Database, DatabaseServer, DatabaseNotifications],
+  exports: [PrismaService, Database, DatabaseServer, DatabaseNotifications, DATABASE_POOL],
 })
 export class DatabaseModule {}

@@ -1,5 +1,5 @@
 import { AsyncResource } from 'node:async_hooks';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { type Pool, type PoolClient } from 'pg';
 import { DatabaseUnavailableError, DomainError, WriteOutcomeUnknownError } from '../common/errors';
 import { watchClientGone } from '../common/http/client-gone';
@@ -16,6 +16,13 @@ import { type GroupLimits, TransactionGroup } from './transaction-group';
 import { type CheckStatement, type SqlStatement } from './sql-statement';
 import { CheckLane } from './check-lane';
 import { type SendStatement, startWork, type Work } from './unit-of-work';
+import {
+  COMMIT_OBSERVER,
+  type CommitObserver,
+  type TracedUnit,
+  UNIT_OF_WORK_TRACER,
+  type UnitOfWorkTracer,
+} from './transaction-observers';
 
 /** How late a deadline may fire, at most (see Deadlines). */
 const DEADLINE_TICK_MS = 100;
@@ -49,6 +56,8 @@ export class Database implements SqlSession {
   constructor(
     @Inject(DATABASE_POOL) private readonly pool: Pool,
     @Inject(APP_CONFIG) config: AppConfig,
+    @Optional() @Inject(COMMIT_OBSERVER) private readonly commits?: CommitObserver,
+    @Optional() @Inject(UNIT_OF_WORK_TRACER) private readonly tracer?: UnitOfWorkTracer,
   ) {
     this.timeoutMs = config.database.timeoutMs;
     this.admission = new Admission(config.database.poolSize);
@@ -119,10 +128,28 @@ export class Database implements SqlSession {
    * its answer from theirs, so a start can be discarded and run again.
    */
   transaction<T>(work: Work<T>, group?: string): Promise<T> {
+    if (this.tracer === undefined) return this.take(work, group);
+    const traced = this.tracer.begin();
+    return traced
+      .within(() => this.take(work, group, traced))
+      .then(
+        (answer) => {
+          traced.end();
+          return answer;
+        },
+        (error: unknown) => {
+          traced.end(error);
+          throw error;
+        },
+      );
+  }
+
+  /** Queues `work` in its group's transaction, or opens one: see `transaction`. */
+  private take<T>(work: Work<T>, group: string | undefined, traced?: TracedUnit): Promise<T> {
     // A unit runs in its group's turn, its continuations too: bound to its own caller's async
     // context (its request, which the log lines name).
     const start = AsyncResource.bind((send: SendStatement, stopped: () => Error | undefined) =>
-      startWork(work, send, stopped),
+      startWork(work, traced === undefined ? send : traced.noting(send), stopped),
     );
     const open = group === undefined ? undefined : this.groups.get(group);
     const joined = open?.takesMore() ? open.join(start) : undefined;
@@ -169,7 +196,9 @@ export class Database implements SqlSession {
     } finally {
       if (key !== undefined && this.groups.get(key) === group) this.groups.delete(key);
     }
-    for (const [unit, value] of transaction?.stand ?? []) unit.resolve(value);
+    const stand = transaction?.stand ?? [];
+    if (stand.length > 0) this.commits?.committed(stand.length);
+    for (const [unit, value] of stand) unit.resolve(value);
     for (const [unit, error] of transaction?.refused ?? []) unit.reject(error);
   }
 

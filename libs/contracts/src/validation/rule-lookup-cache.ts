@@ -15,6 +15,11 @@ let installed = false;
  * when a decorator adds one, so both answers are kept per class and options until then. The
  * answers are the very arrays class-validator computes, and it only reads them.
  *
+ * These are methods of class-validator's own storage, which another version may arrange
+ * differently: the package's peer range holds the versions it was checked with, and
+ * `npm run check:contracts` checks the newest the range allows (a class given a rule later
+ * included).
+ *
  * Installs itself once; later calls do nothing.
  */
 export function cacheRuleLookups(): void {

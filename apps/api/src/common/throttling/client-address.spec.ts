@@ -19,10 +19,15 @@ describe('clientAddressKey', () => {
     expect(clientAddressKey('2001:db8:1:2::a')).not.toBe(clientAddressKey('2001:db8:1:3::a'));
   });
 
-  it.each([[undefined], [''], ['not-an-address'], ['999.1.1.1']])(
-    'keys %s as unknown',
-    (address) => {
-      expect(clientAddressKey(address)).toBe('unknown');
-    },
-  );
+  it.each([
+    [undefined],
+    [''],
+    ['not-an-address'],
+    ['999.1.1.1'],
+    ['010.0.0.1'],
+    ['127.1'],
+    ['1:2:3:4:5:6:7:8:9'],
+  ])('keys %s as unknown', (address) => {
+    expect(clientAddressKey(address)).toBe('unknown');
+  });
 });

@@ -14,6 +14,7 @@ import {
   TOKEN_REVOCATIONS_CHANNEL,
 } from '../../common/auth/token-revocations';
 import { DatabaseNotifications, type Unsubscribe } from '../../database/notifications';
+import { Metrics } from '../../metrics/metrics';
 import { EventsRepository } from '../repositories/events.repository';
 import { type EventStream } from './event-stream';
 
@@ -66,6 +67,7 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
     private readonly notifications: DatabaseNotifications,
     private readonly events: EventsRepository,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly metrics: Metrics,
   ) {
     this.kept = config.history.revisions;
     this.heartbeatMs = config.events.heartbeatMs;
@@ -118,7 +120,9 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
     }
     const streams = feed.streams;
     streams.add(stream);
+    this.metrics.streamOpened();
     stream.onClose(() => {
+      this.metrics.streamClosed();
       streams.delete(stream);
       if (streams.size === 0 && this.feeds.get(projectId)?.streams === streams) {
         this.feeds.delete(projectId);

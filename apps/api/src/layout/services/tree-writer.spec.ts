@@ -18,6 +18,7 @@ import {
   settle,
 } from '../../../../../test/support/layout-service-fakes';
 import { type LockedProject, type TreeWrite, TreeWriter } from './tree-writer';
+import { type Metrics } from '../../metrics/metrics';
 
 const SCOPE: ProjectScope = { accountId: 'acc-1', projectId: 'p1' };
 /** The row the lock statement answers for the project at revision 7. */
@@ -78,6 +79,7 @@ const CHANGE = { operation: 'content.update', path: '/projects/p/contents/c' } a
 
 describe('TreeWriter', () => {
   const announcer = { announce: jest.fn() };
+  const metrics = { revisionCommitted: jest.fn() };
   let transaction: jest.Mock<(work: Work<unknown>, group?: string) => Promise<unknown>>;
   let connection: ReturnType<typeof fakeConnection>;
   let writer: TreeWriter;
@@ -95,6 +97,7 @@ describe('TreeWriter', () => {
       new IdempotencyKeysRepository(),
       announcer as unknown as ChangeAnnouncer,
       { ...loadConfig({}), history: { revisions: 1000 } },
+      metrics as unknown as Metrics,
     );
   }
 
@@ -153,6 +156,42 @@ describe('TreeWriter', () => {
     );
     await expect(refused).rejects.toThrow('refused');
     expect(announcer.announce).not.toHaveBeenCalled();
+  });
+
+  it('counts a revision once a write that created one has committed, and no other', async () => {
+    metrics.revisionCommitted.mockClear();
+    const answering = (projectRevision: (project: LockedProject) => number) => (write: TreeWrite) =>
+      write.finish(() =>
+        Representation.of(new SerializedJson('{}'), {
+          projectRevision: projectRevision(write.project.get()),
+        }),
+      );
+
+    await writer.write(
+      SCOPE,
+      CHANGE,
+      answering((project) => project.revision),
+    );
+    expect(metrics.revisionCommitted).toHaveBeenCalledTimes(1);
+    // Changed nothing: the current revision. A replay: the revision it made then.
+    await writer.write(
+      SCOPE,
+      CHANGE,
+      answering((project) => project.currentRevision),
+    );
+    await writer.write(
+      SCOPE,
+      CHANGE,
+      answering(() => 3),
+    );
+    await writer.write(SCOPE, CHANGE, reading);
+    const refused = writer.write(SCOPE, CHANGE, (write) =>
+      write.finish(() => {
+        throw new Error('refused');
+      }),
+    );
+    await expect(refused).rejects.toThrow('refused');
+    expect(metrics.revisionCommitted).toHaveBeenCalledTimes(1);
   });
 
   it("shares its transaction with the other writes of the caller's project, and no other", async () => {

@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { type IdempotencyRequest } from '../../common/http/idempotency';
-import { type Representation } from '../../common/http/representation';
+import { Representation } from '../../common/http/representation';
 import { Database } from '../../database/database';
 import { type Pending, type Round, type Step } from '../../database/unit-of-work';
 import { type LockedProject, type LockedRound } from '../locked-round';
 import { type ProjectScope } from '../layout.scopes';
 import { IdempotencyKeysRepository } from '../repositories/idempotency-keys.repository';
 import { ChangeAnnouncer } from '../events/change-announcer';
+import { Metrics } from '../../metrics/metrics';
 import { type TreeChange } from '../layout.changes';
 import { ProjectsRepository } from '../repositories/projects.repository';
 import { answerOnce } from './answer-once';
@@ -41,6 +42,7 @@ export class TreeWriter {
     private readonly keys: IdempotencyKeysRepository,
     private readonly announcer: ChangeAnnouncer,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly metrics: Metrics,
   ) {
     this.historyRevisions = config.history.revisions;
   }
@@ -67,6 +69,8 @@ export class TreeWriter {
     status?: number,
   ): Promise<T> {
     const recorded = { ...change, historyRevisions: this.historyRevisions };
+    // The last start's: a start that was discarded and ran again (a group's) locked anew.
+    let locked: Pending<LockedProject> | undefined;
     const committed = this.db.transaction((round) => {
       const found = this.projects.lockForWrite(round, scope, recorded);
       const project = found.map((locked): LockedProject =>
@@ -74,6 +78,7 @@ export class TreeWriter {
           ? { ...locked, revision: locked.revision + 1, currentRevision: locked.revision }
           : notFound('Project'),
       );
+      locked = project;
       const write = behindLock(round, project);
       let step: Step<T>;
       try {
@@ -99,9 +104,21 @@ export class TreeWriter {
     // Once committed, the project's event streams on every instance read its history again.
     return committed.then((answer) => {
       this.announcer.announce(scope.projectId);
+      if (locked !== undefined && createdRevision(answer, locked.get())) {
+        this.metrics.revisionCommitted();
+      }
       return answer;
     });
   }
+}
+
+/**
+ * Whether a committed write created the revision its lock set aside: its answer names that
+ * revision in `Project-Revision` (a write that changed nothing names the current one, and a
+ * replay the one it made then).
+ */
+function createdRevision(answer: unknown, project: LockedProject): boolean {
+  return answer instanceof Representation && answer.headers.projectRevision === project.revision;
 }
 
 /**
