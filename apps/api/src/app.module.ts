@@ -11,6 +11,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { LayoutModule } from './layout/layout.module';
+import { PublishingModule } from './publishing/publishing.module';
 
 @Module({})
 export class AppModule {
@@ -29,6 +30,7 @@ export class AppModule {
         RateLimitModule,
         AccountsModule,
         LayoutModule,
+        PublishingModule,
         HealthModule,
       ],
       providers: guards,

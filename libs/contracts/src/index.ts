@@ -24,6 +24,12 @@ export {
   normaliseHttpUrl,
   HTTP_URL_SCHEMA,
 } from './validation/is-http-url';
+export {
+  ASSET_PATH_PREFIX,
+  ASSET_PATH_SCHEMA,
+  assetIdOf,
+  isAssetPath,
+} from './validation/is-asset-path';
 export { isCssLength, CSS_LENGTH_UNITS } from './validation/css-length';
 export { isBackgroundSize } from './validation/is-background-size';
 export { isBackgroundPosition } from './validation/is-background-position';

@@ -65,5 +65,7 @@ import { TreeWriter } from './services/tree-writer';
     HistoryRepository,
     EventsRepository,
   ],
+  // What publishing renders: a project's current and past documents, and the documents kept.
+  exports: [ProjectsRepository, HistoryRepository, DocumentCache],
 })
 export class LayoutModule {}

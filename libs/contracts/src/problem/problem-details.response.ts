@@ -53,4 +53,11 @@ export class ProblemDetailsResponse {
    */
   @HintSchema({ type: 'integer', minimum: 0 })
   limit?: number;
+
+  /**
+   * Where an asset is still named: the paths of the contents and blocks whose image `url` or
+   * `backgroundImage` is the asset's (asset-in-use problems only).
+   */
+  @HintSchema({ type: 'array', items: { type: 'string' } })
+  paths?: string[];
 }

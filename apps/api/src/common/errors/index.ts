@@ -19,3 +19,4 @@ export * from './idempotency-key-reused.error';
 export * from './wrong-password.error';
 export * from './recent-sign-in-required.error';
 export * from './too-many-streams.error';
+export * from './asset-errors';
