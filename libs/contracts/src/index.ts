@@ -111,3 +111,6 @@ export * from './history/event-ticket.response';
 export * from './history/events.query.dto';
 export * from './history/restore-revision.dto';
 export * from './history/issue-event-ticket.dto';
+
+export * from './publishing/create-share-link.dto';
+export * from './publishing/share-link.response';

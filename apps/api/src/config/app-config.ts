@@ -88,6 +88,8 @@ export interface RateLimitConfig {
   readonly accountMax: number;
   /** Requests per window per client address, for sign-up and token. */
   readonly anonymousMax: number;
+  /** Opens of share links per window per client address. */
+  readonly sharedMax: number;
 }
 
 export interface RedisConfig {

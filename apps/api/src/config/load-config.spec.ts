@@ -25,7 +25,13 @@ describe('loadConfig', () => {
       },
       auth: { tokenTtlSeconds: 3600, signUpEnabled: true },
       corsOrigins: true,
-      rateLimit: { enabled: true, windowSeconds: 60, accountMax: 1200, anonymousMax: 30 },
+      rateLimit: {
+        enabled: true,
+        windowSeconds: 60,
+        accountMax: 1200,
+        anonymousMax: 30,
+        sharedMax: 120,
+      },
       redis: { url: undefined, keyPrefix: 'layout:' },
       http: {
         headersTimeoutMs: 10_000,
@@ -140,6 +146,7 @@ describe('loadConfig', () => {
       RATE_LIMIT_WINDOW_SECONDS: '10',
       RATE_LIMIT_ACCOUNT_MAX: '5',
       RATE_LIMIT_ANONYMOUS_MAX: '2',
+      RATE_LIMIT_SHARED_MAX: '7',
       REDIS_URL: 'redis://:s3cret@cache.internal:6380/2',
       REDIS_KEY_PREFIX: 'layout-staging:',
     });
@@ -148,6 +155,7 @@ describe('loadConfig', () => {
       windowSeconds: 10,
       accountMax: 5,
       anonymousMax: 2,
+      sharedMax: 7,
     });
     expect(config.redis).toEqual({
       url: 'redis://:s3cret@cache.internal:6380/2',

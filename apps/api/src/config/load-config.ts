@@ -44,6 +44,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       windowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
       accountMax: read.integer('RATE_LIMIT_ACCOUNT_MAX', 1200, 1, 1_000_000_000),
       anonymousMax: read.integer('RATE_LIMIT_ANONYMOUS_MAX', 30, 1, 1_000_000_000),
+      sharedMax: read.integer('RATE_LIMIT_SHARED_MAX', 120, 1, 1_000_000_000),
     },
     redis: {
       url: read.redisUrl('REDIS_URL'),

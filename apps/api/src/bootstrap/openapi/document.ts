@@ -161,7 +161,7 @@ const RATE_LIMIT: HeaderObject = {
   required: false,
   schema: {
     type: 'string',
-    pattern: '^"(account|address)";r=\\d+;t=\\d+$',
+    pattern: '^"(account|address|shared)";r=\\d+;t=\\d+$',
     example: '"account";r=1187;t=42',
   },
 };
@@ -170,11 +170,12 @@ const RATE_LIMIT_POLICY: HeaderObject = {
   description:
     'The budget this request counted against (IETF RateLimit-Policy field): `q` requests per ' +
     '`w` seconds, per account (`account`, calls with a token) or per client address ' +
-    '(`address`, sign-up and token). Absent when the request was not counted.',
+    '(`address`, sign-up and token; `shared`, the opens of share links). Absent when the ' +
+    'request was not counted.',
   required: false,
   schema: {
     type: 'string',
-    pattern: '^"(account|address)";q=\\d+;w=\\d+$',
+    pattern: '^"(account|address|shared)";q=\\d+;w=\\d+$',
     example: '"account";q=1200;w=60',
   },
 };
