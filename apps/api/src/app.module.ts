@@ -1,6 +1,7 @@
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
+import { AssetsModule } from './assets/assets.module';
 import { CountersModule } from './common/counters/counters.module';
 import { BearerAuthGuard } from './common/guards/bearer-auth.guard';
 import { RedisModule } from './common/redis/redis.module';
@@ -29,6 +30,7 @@ export class AppModule {
         CountersModule,
         RateLimitModule,
         AccountsModule,
+        AssetsModule,
         LayoutModule,
         PublishingModule,
         HealthModule,

@@ -114,3 +114,7 @@ export * from './history/issue-event-ticket.dto';
 
 export * from './publishing/create-share-link.dto';
 export * from './publishing/share-link.response';
+
+export * from './asset/asset-limits';
+export * from './asset/asset.response';
+export * from './asset/list-assets.query.dto';

@@ -24,6 +24,27 @@ export interface AppConfig {
   readonly requireIfMatch: boolean;
   readonly history: HistoryConfig;
   readonly events: EventsConfig;
+  readonly assets: AssetsConfig;
+}
+
+/** Uploaded images: where their bytes are kept, and how much an account may keep. */
+export interface AssetsConfig {
+  /** `disk`: a folder (`dir`); `s3`: an S3-compatible bucket. */
+  readonly store: 'disk' | 's3';
+  /** The folder of the disk store; uploads are spooled in it (`.incoming`) whatever the store. */
+  readonly dir: string;
+  /** What one account's assets may add up to, in bytes. */
+  readonly accountBytes: number;
+  readonly s3: S3Config;
+}
+
+export interface S3Config {
+  /** An S3-compatible endpoint (`http://127.0.0.1:9000`); unset: AWS's own for the region. */
+  readonly endpoint: string | undefined;
+  readonly bucket: string | undefined;
+  readonly region: string;
+  /** Bucket in the path rather than the host name, as most S3-compatible servers want. */
+  readonly forcePathStyle: boolean;
 }
 
 export interface HistoryConfig {

@@ -45,7 +45,36 @@ describe('loadConfig', () => {
       requireIfMatch: false,
       history: { revisions: 1000 },
       events: { heartbeatMs: 10_000, maxUnsentBytes: 256 * 1024 },
+      assets: {
+        store: 'disk',
+        dir: '.data/assets',
+        accountBytes: 1024 ** 3,
+        s3: { endpoint: undefined, bucket: undefined, region: 'us-east-1', forcePathStyle: true },
+      },
     });
+  });
+
+  it('reads the asset store, and needs a bucket for S3', () => {
+    const config = loadConfig({
+      ASSET_STORE: 's3',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_BUCKET: 'assets',
+      S3_REGION: 'eu-west-1',
+      ASSET_ACCOUNT_BYTES: '1000',
+    });
+    expect(config.assets).toEqual({
+      store: 's3',
+      dir: '.data/assets',
+      accountBytes: 1000,
+      s3: {
+        endpoint: 'http://127.0.0.1:9000',
+        bucket: 'assets',
+        region: 'eu-west-1',
+        forcePathStyle: true,
+      },
+    });
+    expect(() => loadConfig({ ASSET_STORE: 's3' })).toThrow(/S3_BUCKET must name the bucket/);
+    expect(() => loadConfig({ S3_ENDPOINT: 'ftp://x' })).toThrow(/S3_ENDPOINT must be an http/);
   });
 
   it('treats empty and blank values as unset', () => {

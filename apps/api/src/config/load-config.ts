@@ -74,8 +74,22 @@ export function loadConfig(env: Env = process.env): AppConfig {
       heartbeatMs: read.integer('EVENTS_HEARTBEAT_MS', 10_000, 10, 14_000),
       maxUnsentBytes: read.integer('EVENTS_MAX_UNSENT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
     },
+    assets: {
+      store: read.oneOf<'disk' | 's3'>('ASSET_STORE', 'disk', ['disk', 's3']),
+      dir: read.string('ASSET_DIR', '.data/assets'),
+      accountBytes: read.integer('ASSET_ACCOUNT_BYTES', 1024 ** 3, 1, 1024 ** 5),
+      s3: {
+        endpoint: read.httpUrl('S3_ENDPOINT'),
+        bucket: read.string('S3_BUCKET', '') || undefined,
+        region: read.string('S3_REGION', env.AWS_REGION?.trim() || 'us-east-1'),
+        forcePathStyle: read.boolean('S3_FORCE_PATH_STYLE', true),
+      },
+    },
   };
 
+  if (config.assets.store === 's3' && config.assets.s3.bucket === undefined) {
+    problems.push('S3_BUCKET must name the bucket when ASSET_STORE is s3');
+  }
   if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {
     problems.push(
       'HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
@@ -146,6 +160,17 @@ class EnvReader {
     if (pattern.test(value)) return value;
     this.problems.push(`${name} must be ${description} (got "${value}")`);
     return fallback;
+  }
+
+  httpUrl(name: string): string | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    const url = parseUrl(value);
+    if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname) {
+      this.problems.push(`${name} must be an http:// or https:// URL (got "${value}")`);
+      return undefined;
+    }
+    return value;
   }
 
   redisUrl(name: string): string | undefined {

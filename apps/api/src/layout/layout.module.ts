@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AssetsModule } from '../assets/assets.module';
 import { ContentComposer } from './content/content-composer';
 import { BlocksController } from './controllers/blocks.controller';
 import { ColumnsController } from './controllers/columns.controller';
@@ -33,6 +34,8 @@ import { TreeWriter } from './services/tree-writer';
  * their live changes.
  */
 @Module({
+  // Writes check the uploaded assets their bodies name (assets/asset-names.guard.ts).
+  imports: [AssetsModule],
   controllers: [
     ProjectsController,
     BlocksController,

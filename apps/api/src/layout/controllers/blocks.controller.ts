@@ -1,3 +1,4 @@
+import { ChecksAssetNames } from '../../assets/asset-names.guard';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
@@ -36,6 +37,7 @@ export class BlocksController {
   constructor(private readonly blocks: BlocksService) {}
 
   @Post()
+  @ChecksAssetNames()
   @HttpCode(201)
   @ApiIdempotencyKey()
   @ApiOperation({
@@ -86,6 +88,7 @@ export class BlocksController {
   }
 
   @Put(':blockId')
+  @ChecksAssetNames()
   @ConditionalWrite()
   @ApiOperation({
     summary: 'Update a block',

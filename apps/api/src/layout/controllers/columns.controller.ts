@@ -1,3 +1,4 @@
+import { ChecksAssetNames } from '../../assets/asset-names.guard';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
@@ -36,6 +37,7 @@ export class ColumnsController {
   constructor(private readonly columns: ColumnsService) {}
 
   @Post()
+  @ChecksAssetNames()
   @HttpCode(201)
   @ApiIdempotencyKey()
   @ApiOperation({
@@ -87,6 +89,7 @@ export class ColumnsController {
   }
 
   @Put(':columnId')
+  @ChecksAssetNames()
   @ConditionalWrite()
   @ApiOperation({
     summary: 'Update a column',

@@ -1,3 +1,4 @@
+import { ChecksAssetNames } from '../../assets/asset-names.guard';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
@@ -36,6 +37,7 @@ export class ContentsController {
   constructor(private readonly contents: ContentsService) {}
 
   @Post()
+  @ChecksAssetNames()
   @HttpCode(201)
   @ApiIdempotencyKey()
   @ApiOperation({
@@ -88,6 +90,7 @@ export class ContentsController {
   }
 
   @Put(':contentId')
+  @ChecksAssetNames()
   @ConditionalWrite()
   @ApiOperation({
     summary: 'Update a content',
