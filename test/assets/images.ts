@@ -17,7 +17,11 @@ export function image(
     state = (Math.imul(state, 1103515245) + 12345) >>> 0;
     pixels[i] = state >>> 24;
   }
-  return sharp(pixels, { raw: { width, height, channels } }).toFormat(format).toBuffer();
+  const raw = sharp(pixels, { raw: { width, height, channels } });
+  // Stored (uncompressed) PNGs of one pixel size have one byte size, whatever their pixels.
+  return (
+    stored ? raw.png({ compressionLevel: 0, palette: false }) : raw.toFormat(format)
+  ).toBuffer();
 }
 
 export const CONTENT_TYPES: Record<ImageFormat, string> = {
