@@ -1,5 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import {
+  ApiBearerAuth,
   ApiBody,
   ApiConsumes,
   ApiOperation,
@@ -24,6 +25,7 @@ import { type Representation } from '../common/http/representation';
 import {
   ApiNoContentResponse,
   ApiProblems,
+  COMMON_PROBLEMS,
   ApiProtected,
   ApiTaggedRead,
 } from '../common/openapi/decorators';
@@ -44,7 +46,7 @@ export class AssetsController {
   constructor(private readonly assets: AssetsService) {}
 
   @Post()
-  @ApiProtected()
+  @ApiBearerAuth()
   @ApiOperation({
     summary: 'Upload an image',
     description:
@@ -78,6 +80,8 @@ export class AssetsController {
     example: ASSET_EXAMPLE,
   })
   @ApiProblems(
+    'unauthorized',
+    ...COMMON_PROBLEMS,
     'unsupportedMediaType',
     'payloadTooLarge',
     'limitExceeded',
@@ -195,7 +199,14 @@ export class AssetsController {
     description: 'Not modified: `If-None-Match` names its tag.',
     headers: { ETag: ASSET_READ_HEADERS.ETag },
   })
-  @ApiProblems('notFound', 'rangeNotSatisfiable', 'assetStoreUnavailable', 'databaseUnavailable')
+  @ApiProblems(
+    'notFound',
+    'rangeNotSatisfiable',
+    'assetStoreUnavailable',
+    'databaseUnavailable',
+    'tooManyConcurrentRequests',
+    'shuttingDown',
+  )
   async read(
     @Param() path: AssetPath,
     @Conditions() conditions: RequestConditions,
