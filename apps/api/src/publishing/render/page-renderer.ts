@@ -63,6 +63,8 @@ export function renderPage(project: Json): string {
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="referrer" content="no-referrer">',
+    // No favicon request, which would be a 404 of this service for every reader.
+    '<link rel="icon" href="data:,">',
     `<title>${escapeHtml(title)}</title>`,
     `<style>\n${PAGE_STYLES}\n${styles.toString()}\n</style>`,
     '</head>',
