@@ -114,9 +114,9 @@ describeWithChromium('a shared proposal in a browser, at two widths', () => {
       // The uploaded image loaded, through the page's own policy.
       const image = page.getByRole('img', { name: 'The team at work' });
       await image.waitFor();
-      expect(
-        await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
-      ).toBe(320);
+      expect(await image.evaluate((img) => (img as { naturalWidth: number }).naturalWidth)).toBe(
+        320,
+      );
       expect(await page.getByRole('heading', { name: 'Why us' }).count()).toBe(1);
       expect(await page.getByRole('link', { name: /Watch the video on YouTube/ }).count()).toBe(1);
       expect(await page.getByRole('columnheader', { name: 'Price' }).count()).toBe(1);

@@ -29,7 +29,12 @@ import {
   ApiProtected,
   ApiTaggedRead,
 } from '../common/openapi/decorators';
-import { ASSET_EXAMPLE, ASSET_READ_HEADERS, NEXT_ASSETS_LINK } from './assets.openapi';
+import {
+  ASSET_EXAMPLE,
+  ASSET_LIST_ETAG,
+  ASSET_READ_HEADERS,
+  NEXT_ASSETS_LINK,
+} from './assets.openapi';
 import { AssetPath } from './asset-path.params';
 import { AssetsService } from './assets.service';
 
@@ -147,7 +152,7 @@ export class AssetsController {
     description: '',
     type: [AssetResponse],
     example: [ASSET_EXAMPLE],
-    headers: { Link: NEXT_ASSETS_LINK },
+    headers: { ETag: ASSET_LIST_ETAG, Link: NEXT_ASSETS_LINK },
   })
   @ApiTaggedRead([AssetResponse], [ASSET_EXAMPLE], 'A page of your assets, newest first.')
   @ApiProblems('validation')
@@ -197,9 +202,13 @@ export class AssetsController {
   @ApiResponse({
     status: 304,
     description: 'Not modified: `If-None-Match` names its tag.',
-    headers: { ETag: ASSET_READ_HEADERS.ETag },
+    headers: {
+      ETag: ASSET_READ_HEADERS.ETag,
+      'Cache-Control': ASSET_READ_HEADERS['Cache-Control'],
+    },
   })
   @ApiProblems(
+    'validation',
     'notFound',
     'rangeNotSatisfiable',
     'assetStoreUnavailable',

@@ -12,6 +12,14 @@ export const ASSET_EXAMPLE = {
   createdAt: '2026-11-29T10:15:30.000Z',
 };
 
+export const ASSET_LIST_ETAG: HeaderObject = {
+  description:
+    'Strong entity tag of this page: send it in `If-None-Match` to read the page only when it ' +
+    'changed.',
+  required: true,
+  schema: { type: 'string', example: '"a6f1ed002ab5595859014ebf0951522d9"' },
+};
+
 export const NEXT_ASSETS_LINK: HeaderObject = {
   description: 'RFC 8288 link to the next page, present when more assets follow.',
   required: false,

@@ -1,11 +1,11 @@
 import { Controller, Get, Headers, Param, Res } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, type ApiResponseOptions, ApiTags } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
-import { PROBLEM_TYPES } from '@layout/contracts';
 import { ResourceNotFoundError } from '../common/errors';
 import { Public } from '../common/decorators/public.decorator';
 import { Conditions, type RequestConditions } from '../common/http/request-conditions';
 import { ApiProblems } from '../common/openapi/decorators';
+import { problemResponse } from '../common/openapi/problems';
 import { HTML_TYPE, sendHtml } from './html-page';
 import { ApiHtmlPage } from './html-page.openapi';
 import { LinksService } from './links/links.service';
@@ -17,6 +17,20 @@ const SHARED_HEADERS = {
   'cache-control': 'private, max-age=60',
   'referrer-policy': 'no-referrer',
 };
+
+/** 404: a problem, or a small page for a browser. */
+const NOT_FOUND_PROBLEM = problemResponse(404, ['notFound'], {
+  notFound: {
+    when:
+      'No such link (unknown, revoked, expired, or its revision no longer kept): a small HTML ' +
+      'page when the request prefers `text/html` (a browser), this problem otherwise.',
+    detail: 'Share link not found',
+  },
+});
+const NOT_FOUND_RESPONSE = {
+  ...NOT_FOUND_PROBLEM,
+  content: { ...NOT_FOUND_PROBLEM.content, 'text/html': { schema: { type: 'string' } } },
+} as ApiResponseOptions;
 
 @ApiTags('publishing')
 @Controller('shared')
@@ -41,28 +55,14 @@ export class SharedController {
       schema: { type: 'string', enum: [SHARED_HEADERS['cache-control']] },
     },
   })
-  @ApiResponse({
-    status: 404,
-    description:
-      'No such link (unknown, revoked, expired, or its revision no longer kept): a small page ' +
-      'for a browser, a problem otherwise.',
-    content: {
-      'text/html': { schema: { type: 'string' } },
-      'application/problem+json': {
-        schema: {
-          $ref: '#/components/schemas/ProblemDetailsResponse',
-        },
-        example: {
-          type: PROBLEM_TYPES.notFound,
-          title: 'Not found',
-          status: 404,
-          detail: 'Share link not found',
-          instance: '/shared/3q2-7wPpQ1m0ZzKxVnB4cD8eF6gH5iJ9kL2mN0oP7rS',
-        },
-      },
-    },
-  })
-  @ApiProblems('rateLimited', 'databaseUnavailable', 'tooManyConcurrentRequests', 'shuttingDown')
+  @ApiResponse(NOT_FOUND_RESPONSE)
+  @ApiProblems(
+    'validation',
+    'rateLimited',
+    'databaseUnavailable',
+    'tooManyConcurrentRequests',
+    'shuttingDown',
+  )
   async open(
     @Param() path: SharedPath,
     @Conditions() conditions: RequestConditions,

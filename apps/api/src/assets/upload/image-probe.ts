@@ -39,24 +39,17 @@ async function oneOfFewDecodes<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-function typeOf(
-  format: string | undefined,
-  compression: string | undefined,
-): ImageType | undefined {
-  switch (format) {
-    case 'png':
-      return 'image/png';
-    case 'jpeg':
-      return 'image/jpeg';
-    case 'gif':
-      return 'image/gif';
-    case 'webp':
-      return 'image/webp';
-    case 'heif':
-      return compression === 'av1' ? 'image/avif' : undefined;
-    default:
-      return undefined;
-  }
+/** The accepted types by the name libvips gives their format (AVIF is HEIF with AV1 inside). */
+const TYPES_BY_FORMAT: Readonly<Record<string, ImageType>> = {
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
+
+function typeOf(format: string | undefined, compression: string | undefined) {
+  if (format === 'heif') return compression === 'av1' ? 'image/avif' : undefined;
+  return format === undefined ? undefined : TYPES_BY_FORMAT[format];
 }
 
 /**
