@@ -3,7 +3,9 @@ import { parseArgs } from 'node:util';
 
 /**
  * The yardstick's scenarios (load.mjs), then the service's own: `conditional`, `compressed`
- * (the tree read with `Accept-Encoding`), `move` and `duplicate` (contents moved between two
+ * (the tree read with `Accept-Encoding`), `render`, `shared` and `assets` (issue 52: the read
+ * projects rendered as pages, opened through share links, and a 200 KB image's bytes with ten
+ * 10 MiB uploads at once; set beside the yardstick's tree), `move` and `duplicate` (contents moved between two
  * columns, a block copied; set beside the yardstick's resize and create), `fairness` (one
  * account's large reads against another's small ones), `project-copy` (a project of about
  * 20 000 nodes copied), and the history and live changes of issue 20: `history-bytes` (what one
@@ -20,6 +22,9 @@ export const SCENARIOS = [
   'mixed',
   'conditional',
   'compressed',
+  'render',
+  'shared',
+  'assets',
   'move',
   'duplicate',
   'fairness',

@@ -264,8 +264,11 @@ describe('GET /assets/<id>', () => {
     expect(whole.headers.get('accept-ranges')).toBe('bytes');
     expect(whole.headers.get('content-length')).toBe(String(bytes.length));
     expect(whole.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
-    expect(whole.headers.get('content-encoding')).toBeNull();
-    await whole.arrayBuffer();
+    expect(Buffer.from(await whole.arrayBuffer()).equals(bytes)).toBe(true);
+    // Kept in memory now: the same bytes, never compressed again, however asked.
+    const again = await fetch(url, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(again.headers.get('content-encoding')).toBeNull();
+    expect(Buffer.from(await again.arrayBuffer()).equals(bytes)).toBe(true);
 
     const part = await api.get(asset.url, { headers: { range: 'bytes=10-29' } });
     expect(part.status).toBe(206);

@@ -20,6 +20,7 @@ import { SerializedJson } from '../common/json/serialized-json';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { AssetsRepository } from './assets.repository';
+import { KeptBytes } from './kept-bytes';
 import { ASSET_STORE, type AssetStore, type ByteRange, INCOMING_FOLDER } from './store/asset-store';
 import { ACCEPTED_IMAGE_TYPES, probeImage } from './upload/image-probe';
 import { spoolUpload } from './upload/spooled-upload';
@@ -44,7 +45,7 @@ export interface AssetBytes {
   readonly status: 200 | 206 | 304;
   readonly headers: Readonly<Record<string, string>>;
   /** The bytes (none for a 304; a HEAD's are not sent). */
-  readonly body?: Readable;
+  readonly body?: Readable | Buffer;
 }
 
 /** Immutable: an asset's bytes never change under its id. */
@@ -63,6 +64,7 @@ export class AssetsService {
   private readonly logger = new Logger('Assets');
   private readonly incoming: string;
   private readonly accountBytes: number;
+  private readonly keptBytes = new KeptBytes();
 
   constructor(
     private readonly db: Database,
@@ -174,7 +176,21 @@ export class AssetsService {
       ...(range ? { 'content-range': `bytes ${range.start}-${range.end}/${asset.size}` } : {}),
     };
     const status = range ? 206 : 200;
-    return { status, headers: sent, body: await this.store.read(assetId, range) };
+    return { status, headers: sent, body: await this.bytesOf(assetId, asset.size, range) };
+  }
+
+  /** The asset's bytes, or a range of them: from memory when this instance keeps them. */
+  private async bytesOf(
+    assetId: string,
+    size: number,
+    range: ByteRange | undefined,
+  ): Promise<Readable | Buffer> {
+    let kept = this.keptBytes.find(assetId);
+    if (kept === undefined && this.keptBytes.keeps(size)) {
+      kept = await this.keptBytes.keep(assetId, await this.store.read(assetId), size);
+    }
+    if (kept === undefined) return this.store.read(assetId, range);
+    return range ? kept.subarray(range.start, range.end + 1) : kept;
   }
 
   /** Deletes the caller's asset and its bytes, unless a content or style names it (409). */
@@ -182,6 +198,7 @@ export class AssetsService {
     const outcome = await this.assets.delete(this.db, accountId, assetId);
     if (!outcome?.found) notFound();
     if (!outcome.deleted) throw new AssetInUseError(outcome.paths ?? []);
+    this.keptBytes.forget(assetId);
     await this.forget(assetId);
   }
 
