@@ -7,11 +7,10 @@ import { type LoadLine } from './yardstick';
 
 // The proposal sent out (issue 52), each set beside the yardstick's whole-project read:
 // `render`, the read projects rendered as pages, unchanged between reads; `shared`, a share link
-// of each opened without an account; `assets`, a 200 KB image's bytes read again and again, and
+// of each opened without an account; `assets`, an image's bytes read again and again, as large
+// as the first read project's whole JSON (the issue's "both about 50–200 KB"), and
 // ten uploads of 10 MiB at once, whose rise of the service's peak RSS is judged.
 
-/** How large the read image is (about the size of a whole project's JSON). */
-const READ_IMAGE_SIDE = 260;
 /** Uploads sent at once, and the side of each image: noise, so that each is close to 10 MiB. */
 const UPLOADS_AT_ONCE = 10;
 const UPLOAD_IMAGE_SIDE = 1800;
@@ -77,7 +76,7 @@ export async function measureAssets(
   settings: LoadSettings,
   dbpid: number | undefined,
 ): Promise<AssetsResult> {
-  const url = await upload(server, targets, await noise(READ_IMAGE_SIDE, 0));
+  const url = await upload(server, targets, await noise(await sideLike(server, targets), 0));
   const line = await measureTreeReads(server, targets, settings, dbpid, {
     scenario: 'assets',
     success: 200,
@@ -101,6 +100,15 @@ export async function measureAssets(
     uploadRssRiseMiB: Math.round((peak - before) / 1024),
     uploadFailures: answers.filter((answer) => answer.status === 'rejected').length,
   };
+}
+
+/** The side of a square image of noise as large as the first read project's JSON. */
+async function sideLike(server: ServerProcess, targets: Targets): Promise<number> {
+  const response = await fetch(`${server.url}/projects/${targets.projects[0]}`, {
+    headers: authorised(targets),
+  });
+  const bytes = (await response.arrayBuffer()).byteLength;
+  return Math.max(16, Math.round(Math.sqrt(bytes / 3)));
 }
 
 /** A PNG of noise, `side` pixels square: it compresses to about its raw size. */

@@ -84,7 +84,7 @@ export const LABELS: Record<ScenarioName, string> = {
   compressed: 'compressed: tree with Accept-Encoding (vs yardstick tree)',
   render: 'render: each project as a page, unchanged (vs yardstick tree)',
   shared: 'shared: a share link of each project opened (vs yardstick tree)',
-  assets: 'assets: a 200 KB image read (vs yardstick tree)',
+  assets: 'assets: an image as large as a project read (vs yardstick tree)',
   move: 'move: a content to another column (vs yardstick resize)',
   duplicate: 'duplicate: a block of 31 nodes (vs yardstick create)',
   fairness: 'fairness: another account’s small read beside 20 reads of 8 MiB',

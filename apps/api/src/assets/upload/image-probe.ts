@@ -17,8 +17,11 @@ export interface ProbedImage {
 /** A PNG ends with its IEND chunk: an empty chunk, its type, and its fixed CRC. */
 const PNG_END = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
 
-/** At most this many images are decoded at once: each holds a native thread and its buffers. */
-const DECODES_AT_ONCE = 2;
+/**
+ * Images are decoded one at a time: each holds a native thread and its buffers, and the other
+ * core stays with the event loop.
+ */
+const DECODES_AT_ONCE = 1;
 
 // libvips keeps no decoded image between requests (each upload is seen once) and decodes each
 // with one thread: what an upload costs stays bounded, and the event loop keeps its cores.
