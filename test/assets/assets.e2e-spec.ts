@@ -150,6 +150,7 @@ describe('POST /assets', () => {
         `${api.baseUrl}/assets`,
         {
           method: 'POST',
+          agent: false,
           headers: {
             authorization: `Bearer ${mine}`,
             'content-type': 'image/png',
@@ -176,6 +177,7 @@ describe('POST /assets', () => {
     await new Promise<void>((resolve) => {
       const sent = httpRequest(`${api.baseUrl}/assets`, {
         method: 'POST',
+        agent: false,
         headers: {
           authorization: `Bearer ${mine}`,
           'content-type': 'image/png',
@@ -193,7 +195,7 @@ describe('POST /assets', () => {
       });
     });
     // The service notices the hang-up and removes the spool.
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 20_000;
     while (spooled().length > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
