@@ -3,9 +3,11 @@ import { parseArgs } from 'node:util';
 
 /**
  * The yardstick's scenarios (load.mjs), then the service's own: `conditional`, `compressed`
- * (the tree read with `Accept-Encoding`), `move`, `move-many` and `duplicate` (contents moved
- * between two columns of one project, or of one project per connection, a block copied; set
- * beside the yardstick's resize and create), `fairness` (one
+ * (the tree read with `Accept-Encoding`), `render`, `shared` and `assets` (issue 52: the read
+ * projects rendered as pages, opened through share links, and a 200 KB image's bytes with ten
+ * 10 MiB uploads at once; set beside the yardstick's tree), `move`, `move-many` and `duplicate`
+ * (contents moved between two columns of one project, or of one project per connection, a
+ * block copied; set beside the yardstick's resize and create), `fairness` (one
  * account's large reads against another's small ones), `project-copy` (a project of about
  * 20 000 nodes copied), and the history and live changes of issue 20: `history-bytes` (what one
  * revision stores), `history-reads` (past states and restores beside the current read),
@@ -21,6 +23,9 @@ export const SCENARIOS = [
   'mixed',
   'conditional',
   'compressed',
+  'render',
+  'shared',
+  'assets',
   'move',
   'move-many',
   'duplicate',

@@ -3,6 +3,7 @@ import { interrupted } from './cleanup';
 import { databaseTicks } from './proc-stats';
 import { measureCompressed } from './compressed';
 import { measureConditional } from './conditional';
+import { measureAssets, measureRender, measureShared } from './publishing';
 import { type LoadSettings } from './tree-reads';
 import {
   EDITS,
@@ -36,6 +37,8 @@ export interface ScenarioResult {
   service: Side | string;
   /** Absent for conditional: it is compared with the yardstick's (unconditional) tree. */
   yardstick?: Side;
+  /** assets: how far ten 10 MiB uploads at once raised the service's peak RSS, MiB. */
+  uploadRssRiseMiB?: number;
 }
 
 export interface BenchContext {
@@ -70,6 +73,26 @@ export async function measureScenario(
       `  ${line.rps} req/s, p99 ${line.p99} ms, ${line.non2xx} not 200, ${line.errors} errors`,
     );
     return { scenario, service: toSide(line) };
+  }
+  if (scenario === 'render' || scenario === 'shared' || scenario === 'assets') {
+    ctx.log(`${scenario}: service`);
+    const args = [ctx.servers.service, ctx.serviceTargets, ctx.settings, ctx.dbpid] as const;
+    if (scenario !== 'assets') {
+      const line = await (scenario === 'render' ? measureRender : measureShared)(...args);
+      ctx.log(`  ${line.rps} req/s, p99 ${line.p99} ms, ${line.non2xx} not 200`);
+      return { scenario, service: toSide(line) };
+    }
+    const assets = await measureAssets(...args);
+    ctx.log(
+      `  ${assets.line.rps} req/s, p99 ${assets.line.p99} ms; ten 10 MiB uploads raised RSS ` +
+        `${assets.uploadRssRiseMiB} MiB (${assets.uploadFailures} failed)`,
+    );
+    const service = toSide(assets.line);
+    return {
+      scenario,
+      service: { ...service, errors: service.errors + assets.uploadFailures },
+      uploadRssRiseMiB: assets.uploadRssRiseMiB,
+    };
   }
   if (scenario === 'conditional') {
     ctx.log(`${scenario}: service`);

@@ -29,7 +29,7 @@ function sumOver(pid: number, read: (pid: number) => number): number {
   }, 0);
 }
 
-function rssKb(pid: number): number {
+export function rssKb(pid: number): number {
   return sumOver(pid, (p) => {
     const match = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
     return match ? Number(match[1]) : 0;

@@ -69,7 +69,7 @@ export function reference(result: ScenarioResult, phase: ScenarioResult[]): Side
 
 /** Scenarios of the service alone compared with the yardstick's tree. */
 export const versusTree = (scenario: string) =>
-  scenario === 'conditional' || scenario === 'compressed';
+  ['conditional', 'compressed', 'render', 'shared', 'assets'].includes(scenario);
 
 export const ratio = (a: number, b: number) => (b > 0 ? a / b : NaN);
 
@@ -82,6 +82,9 @@ export const LABELS: Record<ScenarioName, string> = {
   mixed: 'mixed: 80 % reads, 20 % writes',
   conditional: 'conditional: tree with If-None-Match (vs yardstick tree)',
   compressed: 'compressed: tree with Accept-Encoding (vs yardstick tree)',
+  render: 'render: each project as a page, unchanged (vs yardstick tree)',
+  shared: 'shared: a share link of each project opened (vs yardstick tree)',
+  assets: 'assets: an image as large as a project read (vs yardstick tree)',
   move: 'move: a content to another column (vs yardstick resize)',
   'move-many': 'move-many: moves over one project per connection (vs yardstick resize)',
   duplicate: 'duplicate: a block of 31 nodes (vs yardstick create)',

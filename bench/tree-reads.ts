@@ -17,11 +17,15 @@ export interface TreeReadVariant {
   success: number;
   /** Headers of the request for the i-th read project (besides the bearer token). */
   headers: (project: number) => Record<string, string>;
+  /** What is read for the i-th read project; its whole tree when left out. */
+  path?: (project: number) => string;
+  /** Whether the request goes without the bearer token (a share link, an asset's bytes). */
+  anonymous?: boolean;
 }
 
 /**
  * The whole-project read of `tree`, cycling through the read projects as load.mjs does, in a
- * variant of the service's own (conditional, compressed): a warm-up, then the measured run,
+ * variant of the service's own (conditional, compressed, render, shared, assets): a warm-up, then the measured run,
  * sampled like load.mjs (bench/proc-stats.ts).
  */
 export async function measureTreeReads(
@@ -62,7 +66,7 @@ async function fire(
     connections: settings.connections,
     duration,
     timeout: 10,
-    headers: { authorization: `Bearer ${targets.token}` },
+    headers: variant.anonymous ? {} : { authorization: `Bearer ${targets.token}` },
     requests: [
       {
         setupRequest: (request) => {
@@ -70,7 +74,7 @@ async function fire(
           return {
             ...request,
             method: 'GET',
-            path: `/projects/${targets.projects[i]}`,
+            path: variant.path?.(i) ?? `/projects/${targets.projects[i]}`,
             headers: { ...request.headers, ...variant.headers(i) },
           };
         },

@@ -24,12 +24,17 @@ export const THROUGHPUT: Partial<Record<PairedScenario, number>> = {
   mixed: 0.7,
   conditional: 2,
   compressed: 0.85,
+  render: 1,
+  shared: 1,
+  assets: 1,
   move: 2,
 };
 const P99_RATIO = 2;
 /** Issue 20: the reads' p99 ÷ the yardstick's (main runs; the growth runs keep P99_RATIO). */
 export const READ_P99_RATIO = 1.5;
-const READ_P99: ReadonlySet<string> = new Set(['tree', 'columns', 'content']);
+const READ_P99: ReadonlySet<string> = new Set(['tree', 'columns', 'content', 'render']);
+/** assets: what ten 10 MiB uploads at once may add to the service's peak RSS. */
+export const UPLOAD_RSS_RISE_MIB = 64;
 /** A move's p99 ÷ the yardstick's resize p99. */
 export const MOVE_P99_RATIO = 1.5;
 /**
@@ -79,7 +84,7 @@ export function verdicts(results: RunResults): Verdict[] {
   }
   list.push(
     p99Verdict(
-      `tree, columns, content: p99 ≤ ${READ_P99_RATIO}× the yardstick's`,
+      `tree, columns, content, render: p99 ≤ ${READ_P99_RATIO}× the yardstick's`,
       [main],
       READ_P99_RATIO,
       (scenario) => READ_P99.has(scenario),
@@ -123,10 +128,19 @@ export function verdicts(results: RunResults): Verdict[] {
     measured: `${non2xx} non-2xx (or non-304), ${errors} errors, ${warmup} in write warm-ups`,
     status: status(non2xx + errors + warmup === 0),
   });
+  list.push(uploadRssVerdict(main));
   list.push(...fairnessVerdicts(results.fairness));
   list.push(projectCopyVerdict(results));
   list.push(...historyVerdicts(results), ...eventsVerdicts(results));
   return list;
+}
+
+/** Uploads are streamed: ten of 10 MiB at once raise the service's peak RSS by little. */
+function uploadRssVerdict(main: ScenarioResult[]): Verdict {
+  const target = `assets: ten 10 MiB uploads at once raise peak RSS ≤ ${UPLOAD_RSS_RISE_MIB} MiB`;
+  const rise = main.find((r) => r.scenario === 'assets')?.uploadRssRiseMiB;
+  if (rise === undefined) return { target, measured: 'not run', status: 'n/a' };
+  return { target, measured: `${rise} MiB`, status: status(rise <= UPLOAD_RSS_RISE_MIB) };
 }
 
 /** A move's p99 against the yardstick's resize, which does the same work: one statement. */

@@ -22,6 +22,9 @@ const PUBLIC_OPERATIONS = new Set([
   'POST /accounts/auth/token',
   'GET /health/live',
   'GET /health/ready',
+  // An asset's bytes and a share link's page: anyone with the URL.
+  'GET /assets/{assetId}',
+  'GET /shared/{token}',
 ]);
 const RESOURCE_TAGS = [
   'accounts',
@@ -31,10 +34,22 @@ const RESOURCE_TAGS = [
   'columns',
   'contents',
   'history',
+  'publishing',
+  'assets',
   'health',
 ];
 /** A project's revisions, past states, restore and event stream. */
 const HISTORY = /\/(revisions|events)(\/|$)/;
+/** A project sent out: its rendered pages, its share links, and a link's page. */
+const PUBLISHING = /\/(render|links)(\/|$)|^\/shared\//;
+/** Answers that name their own caching: an asset's bytes (anyone's, forever), a shared page. */
+const OWN_CACHING: Record<string, { statuses: string[]; policy: string }> = {
+  'GET /assets/{assetId}': {
+    statuses: ['200', '206', '304'],
+    policy: 'public, max-age=31536000, immutable',
+  },
+  'GET /shared/{token}': { statuses: ['200', '304'], policy: 'private, max-age=60' },
+};
 const PROBLEM_SCHEMA_REF = '#/components/schemas/ProblemDetailsResponse';
 
 interface Operation {
@@ -189,8 +204,8 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('describes 49 operations, each with a summary, a description, an id and its resource tag', () => {
-    expect(operations).toHaveLength(49);
+  it('describes 59 operations, each with a summary, a description, an id and its resource tag', () => {
+    expect(operations).toHaveLength(59);
     each(({ path, operation }) => {
       const problems: string[] = [];
       if (!operation.summary) problems.push('no summary');
@@ -207,11 +222,13 @@ describe('the OpenAPI document', () => {
         .split('/')
         .filter((segment) => /^\w+$/.test(segment));
       // A project's revisions and its events are its history.
-      const expected = HISTORY.test(path)
-        ? 'history'
-        : path.startsWith('/projects')
-          ? collections.pop()
-          : collections[0];
+      const expected = PUBLISHING.test(path)
+        ? 'publishing'
+        : HISTORY.test(path)
+          ? 'history'
+          : path.startsWith('/projects')
+            ? collections.pop()
+            : collections[0];
       if (tags?.[0] !== expected) problems.push(`tagged ${tags?.[0]}, expected ${expected}`);
       return problems;
     });
@@ -242,14 +259,15 @@ describe('the OpenAPI document', () => {
       const expected = new Set<string>();
       // Health probes are never rate limited; every operation, liveness included, answers 503
       // while the instance shuts down.
-      if (!path.startsWith('/health')) expected.add('429');
+      // Neither are an asset's bytes, which a page loads many at a time.
+      if (!path.startsWith('/health') && key !== 'GET /assets/{assetId}') expected.add('429');
       expected.add('503');
       if (!PUBLIC_OPERATIONS.has(key) || key === 'POST /accounts/auth/token') expected.add('401');
       if (path.includes('{') || key === 'POST /accounts') expected.add('404');
       if (operation.requestBody) ['400', '413', '415'].forEach((status) => expected.add(status));
       // Every operation refuses an unknown query parameter (400 validation).
       expected.add('400');
-      const tree = path.startsWith('/projects') && !HISTORY.test(path);
+      const tree = path.startsWith('/projects') && !HISTORY.test(path) && !PUBLISHING.test(path);
       const restore = path.endsWith('/restore');
       // Every change of the tree may hit a limit (the column's sizes, a count, the tree's size).
       if ((tree && ['POST', 'PUT'].includes(method)) || restore) expected.add('409');
@@ -263,6 +281,16 @@ describe('the OpenAPI document', () => {
       )
         ['412', '428'].forEach((s) => expected.add(s));
       if (key === 'POST /accounts') expected.add('409');
+      // The limits of links per project and of an account's assets; an asset still named.
+      if (
+        ['POST /projects/{projectId}/links', 'POST /assets', 'DELETE /assets/{assetId}'].includes(
+          key,
+        )
+      ) {
+        expected.add('409');
+      }
+      // A range past an asset's end.
+      if (key === 'GET /assets/{assetId}') expected.add('416');
       // A wrong current password; a token too old to delete the account with.
       if (key === 'PUT /accounts/auth/me/password' || key === 'DELETE /accounts/auth/me') {
         expected.add('403');
@@ -278,12 +306,15 @@ describe('the OpenAPI document', () => {
   });
 
   it('gives every error response the problem+json schema, its headers and one example per kind', () => {
-    each(({ operation }) => {
+    each(({ key, operation }) => {
       const problems: string[] = [];
       for (const [status, response] of Object.entries<Json>(operation.responses)) {
         if (Number(status) < 400) continue;
         const content = response.content ?? {};
-        if (Object.keys(content).join() !== 'application/problem+json') {
+        // A share link's 404 is also a small page, for a browser.
+        const pages = key === 'GET /shared/{token}' && status === '404' ? ['text/html'] : [];
+        const contentTypes = Object.keys(content).filter((type) => !pages.includes(type));
+        if (contentTypes.join() !== 'application/problem+json') {
           problems.push(`${status}: content ${Object.keys(content).join()}`);
           continue;
         }
@@ -333,11 +364,16 @@ describe('the OpenAPI document', () => {
       const protectedRead = method === 'GET' && !PUBLIC_OPERATIONS.has(key);
       for (const [status, response] of Object.entries<Json>(operation.responses)) {
         const header = response.headers?.['Cache-Control'] as Json | undefined;
+        const own = OWN_CACHING[key];
         const expected = NO_STORE.has(key)
           ? 'no-store'
-          : protectedRead && ['200', '304'].includes(status)
-            ? 'private, no-cache'
-            : undefined;
+          : own
+            ? own.statuses.includes(status)
+              ? own.policy
+              : undefined
+            : protectedRead && ['200', '304'].includes(status)
+              ? 'private, no-cache'
+              : undefined;
         const said = header?.required === true ? header.schema?.enum?.join() : undefined;
         if (said !== expected)
           problems.push(`${status}: Cache-Control ${said}, expected ${expected}`);
@@ -352,13 +388,26 @@ describe('the OpenAPI document', () => {
       const successes = Object.entries<Json>(operation.responses).filter(
         ([status]) => Number(status) < 300,
       );
-      if (successes.length !== 1) problems.push(`${successes.length} success responses`);
+      // An upload answers 201, or 200 for bytes the account had; an asset's bytes 200, or 206.
+      const twoSuccesses = ['POST /assets', 'GET /assets/{assetId}'].includes(key);
+      if (successes.length !== (twoSuccesses ? 2 : 1)) {
+        problems.push(`${successes.length} success responses`);
+      }
       // Reads of the tree and of the calling account are tagged and conditional: 304 without a
       // body, with the tag. The event stream is no document, and a ticket no node of the tree.
       const stream = key === 'GET /projects/{projectId}/events';
       const ticket = key === 'POST /projects/{projectId}/events/tickets';
       const tagged =
-        (key.startsWith('GET /projects') && !stream) || key === 'GET /accounts/auth/me';
+        (key.startsWith('GET /projects') && !stream) ||
+        [
+          'GET /accounts/auth/me',
+          'GET /assets',
+          'GET /assets/{assetId}',
+          'GET /shared/{token}',
+        ].includes(key);
+      // Pages are HTML, an asset's bytes an image; everything else JSON.
+      const html = /\/render$/.test(key) || key === 'GET /shared/{token}';
+      const image = key === 'GET /assets/{assetId}';
       const notModified = operation.responses['304'] as Json | undefined;
       if (tagged !== (notModified !== undefined)) problems.push(`304 documented: ${!tagged}`);
       if (notModified && (notModified.content || notModified.headers?.ETag?.required !== true)) {
@@ -367,7 +416,8 @@ describe('the OpenAPI document', () => {
       for (const [status, response] of successes) {
         if (!response.description) problems.push(`${status}: no description`);
         const headers = Object.keys(response.headers ?? {});
-        const change = /^(POST|PUT|DELETE) \/projects/.test(key) && !ticket;
+        const change =
+          /^(POST|PUT|DELETE) \/projects/.test(key) && !ticket && !PUBLISHING.test(key);
         if (tagged || (change && !key.startsWith('DELETE') && status !== '204')) {
           if (!headers.includes('ETag')) problems.push(`${status} without ETag`);
         }
@@ -382,6 +432,14 @@ describe('the OpenAPI document', () => {
           if (response.content) problems.push('204 with a body');
           continue;
         }
+        if (html || image) {
+          const types = html
+            ? ['text/html']
+            : ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'];
+          const missing = types.filter((type) => !response.content?.[type]?.schema);
+          if (missing.length > 0) problems.push(`${status}: no ${missing.join()} schema`);
+          continue;
+        }
         const media = response.content?.['application/json'];
         if (!media?.schema) {
           problems.push(`${status}: no application/json schema`);
@@ -394,7 +452,9 @@ describe('the OpenAPI document', () => {
         // A create or a copy says where the new resource is, a move where the node went.
         if ((status === '201' && key !== 'POST /accounts' && !ticket) || / \S+\/move$/.test(key)) {
           if (location?.required !== true) problems.push('201 without Location');
-          else if (!String(location.example).startsWith('/projects')) {
+          else if (
+            !String(location.example).startsWith(key === 'POST /assets' ? '/assets/' : '/projects')
+          ) {
             problems.push(`Location example ${location.example}`);
           }
         }
@@ -455,8 +515,13 @@ describe('the OpenAPI document', () => {
       'space',
       'round',
     ]);
-    expect(member('ContentStyleDto', 'backgroundImage').oneOf).toHaveLength(2);
-    expect(member('ImageDataDto', 'url')).toMatchObject({ format: 'uri', maxLength: 2048 });
+    // "", an http(s) URL, or an uploaded asset's path.
+    expect(member('ContentStyleDto', 'backgroundImage').oneOf).toHaveLength(3);
+    expect(member('ImageDataDto', 'url').oneOf[0]).toMatchObject({
+      format: 'uri',
+      maxLength: 2048,
+    });
+    expect(member('ImageDataDto', 'url').oneOf[1].pattern).toMatch(/^\^\\\/assets/);
     expect(member('VideoDataDto', 'provider').enum).toEqual([
       'youtube',
       'vimeo',

@@ -1,6 +1,7 @@
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
+import { AssetsModule } from './assets/assets.module';
 import { CountersModule } from './common/counters/counters.module';
 import { BearerAuthGuard } from './common/guards/bearer-auth.guard';
 import { RedisModule } from './common/redis/redis.module';
@@ -14,6 +15,7 @@ import { LayoutModule } from './layout/layout.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { type Tracing } from './tracing/tracing';
 import { TracingModule } from './tracing/tracing.module';
+import { PublishingModule } from './publishing/publishing.module';
 
 @Module({})
 export class AppModule {
@@ -33,7 +35,9 @@ export class AppModule {
         CountersModule,
         RateLimitModule,
         AccountsModule,
+        AssetsModule,
         LayoutModule,
+        PublishingModule,
         HealthModule,
       ],
       providers: guards,

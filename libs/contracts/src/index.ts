@@ -24,6 +24,12 @@ export {
   normaliseHttpUrl,
   HTTP_URL_SCHEMA,
 } from './validation/is-http-url';
+export {
+  ASSET_PATH_PREFIX,
+  ASSET_PATH_SCHEMA,
+  assetIdOf,
+  isAssetPath,
+} from './validation/is-asset-path';
 export { isCssLength, CSS_LENGTH_UNITS } from './validation/css-length';
 export { isBackgroundSize } from './validation/is-background-size';
 export { isBackgroundPosition } from './validation/is-background-position';
@@ -115,3 +121,10 @@ export * from './history/event-ticket.response';
 export * from './history/events.query.dto';
 export * from './history/restore-revision.dto';
 export * from './history/issue-event-ticket.dto';
+
+export * from './publishing/create-share-link.dto';
+export * from './publishing/share-link.response';
+
+export * from './asset/asset-limits';
+export * from './asset/asset.response';
+export * from './asset/list-assets.query.dto';

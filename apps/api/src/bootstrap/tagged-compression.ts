@@ -59,7 +59,10 @@ export function compressTaggedAnswersOnce(fastify: FastifyInstance, threshold: n
   });
 }
 
-/** A 200 with a strong ETag, large enough to compress: what this compresses once per tag. */
+/**
+ * A 200 with a strong ETag, large enough to compress, and no image (an uploaded asset's bytes,
+ * compressed already): what this compresses once per tag.
+ */
 function isTaggedDocument(reply: FastifyReply, payload: unknown, threshold: number): boolean {
   // The document's text, or its bytes when a read served them from those it keeps.
   const length = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload.length : 0;
@@ -68,7 +71,8 @@ function isTaggedDocument(reply: FastifyReply, payload: unknown, threshold: numb
     length >= threshold &&
     reply.statusCode === 200 &&
     typeof etag === 'string' &&
-    !etag.startsWith('W/')
+    !etag.startsWith('W/') &&
+    !String(reply.getHeader('content-type')).startsWith('image/')
   );
 }
 

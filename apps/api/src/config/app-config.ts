@@ -26,6 +26,7 @@ export interface AppConfig {
   readonly events: EventsConfig;
   readonly metrics: MetricsConfig;
   readonly tracing: TracingConfig;
+  readonly assets: AssetsConfig;
 }
 
 /** The Prometheus scrape endpoint, on a listener of its own (see apps/api/src/metrics). */
@@ -44,6 +45,26 @@ export interface TracingConfig {
   readonly endpoint: string | undefined;
   /** The `service.name` the spans carry. */
   readonly serviceName: string;
+}
+
+/** Uploaded images: where their bytes are kept, and how much an account may keep. */
+export interface AssetsConfig {
+  /** `disk`: a folder (`dir`); `s3`: an S3-compatible bucket. */
+  readonly store: 'disk' | 's3';
+  /** The folder of the disk store; uploads are spooled in it (`.incoming`) whatever the store. */
+  readonly dir: string;
+  /** What one account's assets may add up to, in bytes. */
+  readonly accountBytes: number;
+  readonly s3: S3Config;
+}
+
+export interface S3Config {
+  /** An S3-compatible endpoint (`http://127.0.0.1:9000`); unset: AWS's own for the region. */
+  readonly endpoint: string | undefined;
+  readonly bucket: string | undefined;
+  readonly region: string;
+  /** Bucket in the path rather than the host name, as most S3-compatible servers want. */
+  readonly forcePathStyle: boolean;
 }
 
 export interface HistoryConfig {
@@ -108,6 +129,8 @@ export interface RateLimitConfig {
   readonly accountMax: number;
   /** Requests per window per client address, for sign-up and token. */
   readonly anonymousMax: number;
+  /** Opens of share links per window per client address. */
+  readonly sharedMax: number;
 }
 
 export interface RedisConfig {

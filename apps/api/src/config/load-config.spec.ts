@@ -25,7 +25,13 @@ describe('loadConfig', () => {
       },
       auth: { tokenTtlSeconds: 3600, signUpEnabled: true },
       corsOrigins: true,
-      rateLimit: { enabled: true, windowSeconds: 60, accountMax: 1200, anonymousMax: 30 },
+      rateLimit: {
+        enabled: true,
+        windowSeconds: 60,
+        accountMax: 1200,
+        anonymousMax: 30,
+        sharedMax: 120,
+      },
       redis: { url: undefined, keyPrefix: 'layout:' },
       http: {
         headersTimeoutMs: 10_000,
@@ -41,6 +47,12 @@ describe('loadConfig', () => {
       events: { heartbeatMs: 10_000, maxUnsentBytes: 256 * 1024 },
       metrics: { port: undefined, host: '127.0.0.1' },
       tracing: { endpoint: undefined, serviceName: 'proposal-layout-service' },
+      assets: {
+        store: 'disk',
+        dir: '.data/assets',
+        accountBytes: 1024 ** 3,
+        s3: { endpoint: undefined, bucket: undefined, region: 'us-east-1', forcePathStyle: true },
+      },
     });
   });
 
@@ -77,6 +89,29 @@ describe('loadConfig', () => {
     expect(problemsOf({ METRICS_PORT: 'nine' }).problems).toEqual([
       expect.stringContaining('METRICS_PORT must be an integer from 0 to 65535'),
     ]);
+  });
+
+  it('reads the asset store, and needs a bucket for S3', () => {
+    const config = loadConfig({
+      ASSET_STORE: 's3',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_BUCKET: 'assets',
+      S3_REGION: 'eu-west-1',
+      ASSET_ACCOUNT_BYTES: '1000',
+    });
+    expect(config.assets).toEqual({
+      store: 's3',
+      dir: '.data/assets',
+      accountBytes: 1000,
+      s3: {
+        endpoint: 'http://127.0.0.1:9000',
+        bucket: 'assets',
+        region: 'eu-west-1',
+        forcePathStyle: true,
+      },
+    });
+    expect(() => loadConfig({ ASSET_STORE: 's3' })).toThrow(/S3_BUCKET must name the bucket/);
+    expect(() => loadConfig({ S3_ENDPOINT: 'ftp://x' })).toThrow(/S3_ENDPOINT must be an http/);
   });
 
   it('treats empty and blank values as unset', () => {
@@ -177,6 +212,7 @@ describe('loadConfig', () => {
       RATE_LIMIT_WINDOW_SECONDS: '10',
       RATE_LIMIT_ACCOUNT_MAX: '5',
       RATE_LIMIT_ANONYMOUS_MAX: '2',
+      RATE_LIMIT_SHARED_MAX: '7',
       REDIS_URL: 'redis://:s3cret@cache.internal:6380/2',
       REDIS_KEY_PREFIX: 'layout-staging:',
     });
@@ -185,6 +221,7 @@ describe('loadConfig', () => {
       windowSeconds: 10,
       accountMax: 5,
       anonymousMax: 2,
+      sharedMax: 7,
     });
     expect(config.redis).toEqual({
       url: 'redis://:s3cret@cache.internal:6380/2',

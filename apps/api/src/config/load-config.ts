@@ -45,6 +45,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       windowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
       accountMax: read.integer('RATE_LIMIT_ACCOUNT_MAX', 1200, 1, 1_000_000_000),
       anonymousMax: read.integer('RATE_LIMIT_ANONYMOUS_MAX', 30, 1, 1_000_000_000),
+      sharedMax: read.integer('RATE_LIMIT_SHARED_MAX', 120, 1, 1_000_000_000),
     },
     redis: {
       url: read.redisUrl('REDIS_URL'),
@@ -82,6 +83,17 @@ export function loadConfig(env: Env = process.env): AppConfig {
       endpoint: read.httpUrl('OTEL_EXPORTER_OTLP_ENDPOINT'),
       serviceName: read.string('OTEL_SERVICE_NAME', 'proposal-layout-service'),
     },
+    assets: {
+      store: read.oneOf<'disk' | 's3'>('ASSET_STORE', 'disk', ['disk', 's3']),
+      dir: read.string('ASSET_DIR', '.data/assets'),
+      accountBytes: read.integer('ASSET_ACCOUNT_BYTES', 1024 ** 3, 1, 1024 ** 5),
+      s3: {
+        endpoint: read.httpUrl('S3_ENDPOINT'),
+        bucket: read.string('S3_BUCKET', '') || undefined,
+        region: read.string('S3_REGION', env.AWS_REGION?.trim() || 'us-east-1'),
+        forcePathStyle: read.boolean('S3_FORCE_PATH_STYLE', true),
+      },
+    },
   };
 
   if (
@@ -90,6 +102,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     config.metrics.port === config.port
   ) {
     problems.push("METRICS_PORT must differ from PORT (the metrics are never on the API's port)");
+  }
+
+  if (config.assets.store === 's3' && config.assets.s3.bucket === undefined) {
+    problems.push('S3_BUCKET must name the bucket when ASSET_STORE is s3');
   }
   if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {
     problems.push(
@@ -165,7 +181,7 @@ class EnvReader {
     if (value === undefined) return undefined;
     const url = parseUrl(value);
     if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname) {
-      // A collector's URL may hold credentials: never echo it.
+      // A collector's or a store's URL may hold credentials: never echo it.
       this.problems.push(
         `${name} must be an http:// or https:// URL such as http://collector:4318`,
       );

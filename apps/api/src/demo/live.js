@@ -174,6 +174,7 @@ async function openProject(projectId) {
 }
 
 function closeProject() {
+  $('share-link').hidden = true;
   state.source?.close();
   clearTimeout(state.reconnectTimer);
   Object.assign(state, { projectId: null, project: null, etag: null, lastEventId: null });
@@ -410,6 +411,23 @@ async function undo() {
   }
 }
 
+/**
+ * Share: a link to the revision on screen, which anyone can open without an account. Its URL
+ * is shown once (the service keeps only a hash of its token).
+ */
+async function share() {
+  const { projectId, project } = state;
+  const answer = await api('POST', `/projects/${projectId}/links`, {
+    body: { revision: project.revision },
+  });
+  if (state.projectId !== projectId) return;
+  const url = new URL(answer.data.url, window.location.origin).href;
+  const link = $('share-link-url');
+  link.href = url;
+  link.textContent = url;
+  $('share-link').hidden = false;
+}
+
 // --- Wiring ------------------------------------------------------------------------------------
 
 function onSubmit(id, action) {
@@ -428,4 +446,5 @@ $('sign-up-button').addEventListener('click', () => {
 });
 $('back').addEventListener('click', () => run(showProjects));
 $('undo').addEventListener('click', () => run(undo));
+$('share').addEventListener('click', () => run(share));
 $('username').focus();

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AssetsModule } from '../assets/assets.module';
 import { ContentComposer } from './content/content-composer';
 import { BatchController } from './controllers/batch.controller';
 import { BlocksController } from './controllers/blocks.controller';
@@ -30,6 +31,8 @@ import { TreeWriter } from './services/tree-writer';
  * their live changes.
  */
 @Module({
+  // Writes check the uploaded assets their bodies name (assets/asset-names.ts).
+  imports: [AssetsModule],
   controllers: [
     ProjectsController,
     BlocksController,
@@ -59,5 +62,7 @@ import { TreeWriter } from './services/tree-writer';
     HistoryRepository,
     EventsRepository,
   ],
+  // What publishing renders: a project's current and past documents, and the documents kept.
+  exports: [ProjectsRepository, HistoryRepository, DocumentCache],
 })
 export class LayoutModule {}

@@ -13,6 +13,9 @@ import { validateBody } from '../validation/validate-body';
 
 const TYPE_DETAIL = 'must be one of: empty, text, image, video, quote';
 const URL_DETAIL = 'must be an absolute http or https URL of at most 2048 characters';
+const ASSET_OR = 'the path of an uploaded asset (/assets/<id>)';
+const IMAGE_URL_DETAIL = `${URL_DETAIL}, or ${ASSET_OR}`;
+const BACKGROUND_DETAIL = `must be "", an absolute http or https URL of at most 2048 characters, or ${ASSET_OR}`;
 
 describe('CreateContentDto', () => {
   it('accepts {"type":"empty"} alone', async () => {
@@ -70,12 +73,12 @@ describe('CreateContentDto', () => {
     [
       { type: 'text', style: { backgroundImage: 'javascript:alert(1)' } },
       '/style/backgroundImage',
-      'must be "" or an absolute http or https URL of at most 2048 characters',
+      BACKGROUND_DETAIL,
     ],
     [
       { type: 'text', style: { backgroundImage: 'ftp://x' } },
       '/style/backgroundImage',
-      'must be "" or an absolute http or https URL of at most 2048 characters',
+      BACKGROUND_DETAIL,
     ],
     [
       { type: 'text', style: { backgroundRepeat: 'repeat-z' } },
@@ -116,8 +119,18 @@ describe('CreateContentDto', () => {
       '/data/html',
       'must be a string of at most 100000 characters',
     ],
-    [{ type: 'image', data: { url: 'javascript:alert(1)' } }, '/data/url', URL_DETAIL],
-    [{ type: 'image', data: { url: '/relative.png' } }, '/data/url', URL_DETAIL],
+    [{ type: 'image', data: { url: 'javascript:alert(1)' } }, '/data/url', IMAGE_URL_DETAIL],
+    [{ type: 'image', data: { url: '/relative.png' } }, '/data/url', IMAGE_URL_DETAIL],
+    [
+      { type: 'image', data: { url: '/assets/0190A6F0-7C4E-4B8A-9B1E-3F2D1C0B9A87' } },
+      '/data/url',
+      IMAGE_URL_DETAIL,
+    ],
+    [
+      { type: 'video', data: { url: '/assets/0190a6f0-7c4e-4b8a-9b1e-3f2d1c0b9a87' } },
+      '/data/url',
+      URL_DETAIL,
+    ],
     [
       { type: 'image', data: { width: -5 } },
       '/data/width',
@@ -175,6 +188,17 @@ describe('UpdateContentDto', () => {
 });
 
 describe('URL members', () => {
+  it('take the path of an uploaded asset for an image and a background, as it is', async () => {
+    const path = '/assets/0190a6f0-7c4e-4b8a-9b1e-3f2d1c0b9a87';
+    const result = await validateBody(CreateContentDto, {
+      type: 'image',
+      style: { backgroundImage: path },
+      data: { url: path },
+    });
+    expect(result.errors).toEqual([]);
+    expect(result.value?.style?.backgroundImage).toBe(path);
+  });
+
   const BREAKOUT = 'https://e.com/a.png);background-image:url(javascript:alert(1)';
   const BREAKOUT_STORED = 'https://e.com/a.png%29;background-image:url%28javascript:alert%281%29';
 
@@ -219,9 +243,9 @@ describe('URL members', () => {
     expect(result.errors).toEqual([
       {
         pointer: '/style/backgroundImage',
-        detail: 'must be "" or an absolute http or https URL of at most 2048 characters',
+        detail: BACKGROUND_DETAIL,
       },
-      { pointer: '/data/url', detail: URL_DETAIL },
+      { pointer: '/data/url', detail: IMAGE_URL_DETAIL },
     ]);
   });
 });

@@ -10,7 +10,9 @@ import type { BackgroundRepeat } from './content-style';
 /** Style of a content. Every member is optional; a member left out keeps its default. */
 export class ContentStyleDto {
   /**
-   * `""` (no image) or an absolute http(s) URL of at most 2048 characters, also once stored.
+   * `""` (no image), an absolute http(s) URL of at most 2048 characters, also once stored, or
+   * the path of an image uploaded to this service (`/assets/<id>`), which the writer uploaded or
+   * which a project of the writer's already names.
    * Stored normalised: in WHATWG URL form (`new URL(url).href`), with `(`, `)`, `'`, `"`, `\`,
    * the backtick, `<` and `>` percent-encoded, so that it goes into a CSS `url()` as it is
    * (`File:A_(b).png` is stored as `File:A_%28b%29.png`).

@@ -69,4 +69,11 @@ export class ProblemDetailsResponse {
    */
   @HintSchema({ type: 'string' })
   pointer?: string;
+
+  /**
+   * Where an asset is still named: the paths of the contents and blocks whose image `url` or
+   * `backgroundImage` is the asset's (asset-in-use problems only).
+   */
+  @HintSchema({ type: 'array', items: { type: 'string' } })
+  paths?: string[];
 }

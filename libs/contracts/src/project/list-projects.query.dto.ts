@@ -26,6 +26,29 @@ export function isPageSize(value: unknown): value is number {
 }
 
 /**
+ * A page's `limit` query parameter (optional): its decimal form becomes a number, which must be
+ * 1 to 100. `GET /projects` and `GET /assets` take it.
+ */
+export function IsPageSize(): PropertyDecorator {
+  const optional = MayBeOmitted();
+  const toNumber = Transform(
+    ({ value }: { value: unknown }) =>
+      typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value,
+    { toClassOnly: true },
+  );
+  const rule = Rule('isPageSize', isPageSize, PAGE_SIZE_DETAIL, {
+    type: 'integer',
+    minimum: PROJECTS_PAGE_SIZE_MIN,
+    maximum: PROJECTS_PAGE_SIZE_MAX,
+  });
+  return (target, member) => {
+    optional(target, member);
+    toNumber(target, member);
+    rule(target, member);
+  };
+}
+
+/**
  * Query of `GET /projects`. Both parameters may be left out: without `limit`, the answer is
  * every project of the account (the contract's list); with it, a page. Any other parameter is
  * refused (400 at its name).
@@ -35,17 +58,7 @@ export class ListProjectsQueryDto {
    * How many projects a page holds at most: 1 to 100. Left out: every project, in one answer.
    * @example 50
    */
-  @MayBeOmitted()
-  @Transform(
-    ({ value }: { value: unknown }) =>
-      typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value,
-    { toClassOnly: true },
-  )
-  @Rule('isPageSize', isPageSize, PAGE_SIZE_DETAIL, {
-    type: 'integer',
-    minimum: PROJECTS_PAGE_SIZE_MIN,
-    maximum: PROJECTS_PAGE_SIZE_MAX,
-  })
+  @IsPageSize()
   limit?: number;
 
   /**

@@ -3,6 +3,7 @@ import { URL_MAX_LENGTH } from '../limits';
 import { Rule } from './rule';
 import type { SchemaHint } from './schema-hints';
 import { isSafeText } from './safe-text';
+import { ASSET_PATH_SCHEMA, isAssetPath } from './is-asset-path';
 
 // The WHATWG parser forgives a lot ("https:example.com", backslashes, embedded tabs and newlines,
 // surrounding spaces); the string sent must itself be a plain absolute URL, so those are refused
@@ -129,14 +130,36 @@ export function IsHttpUrl(): PropertyDecorator {
   };
 }
 
-/** A background image is either none (`""`) or an http(s) URL, normalised like IsHttpUrl's. */
+/**
+ * An image's URL: an absolute http(s) URL, normalised (see normaliseHttpUrl), or the path of an
+ * asset uploaded to this service (`/assets/<id>`).
+ */
+export function IsImageUrl(): PropertyDecorator {
+  const transform = ToNormalisedHttpUrl();
+  const rule = Rule(
+    'isImageUrl',
+    (value) => isAssetPath(value) || isNormalisedHttpUrl(value),
+    `${HTTP_URL_DETAIL}, or the path of an uploaded asset (/assets/<id>)`,
+    { oneOf: [HTTP_URL_SCHEMA, ASSET_PATH_SCHEMA] },
+  );
+  return (target, member) => {
+    transform(target, member);
+    rule(target, member);
+  };
+}
+
+/**
+ * A background image is either none (`""`), an http(s) URL, normalised like IsHttpUrl's, or the
+ * path of an uploaded asset (`/assets/<id>`).
+ */
 export function IsBackgroundImage(): PropertyDecorator {
   const transform = ToNormalisedHttpUrl();
   const rule = Rule(
     'isBackgroundImage',
-    (value) => value === '' || isNormalisedHttpUrl(value),
-    `must be "" or an absolute http or https URL of at most ${URL_MAX_LENGTH} characters`,
-    { oneOf: [{ type: 'string', enum: [''] }, HTTP_URL_SCHEMA] },
+    (value) => value === '' || isAssetPath(value) || isNormalisedHttpUrl(value),
+    `must be "", an absolute http or https URL of at most ${URL_MAX_LENGTH} characters, or ` +
+      'the path of an uploaded asset (/assets/<id>)',
+    { oneOf: [{ type: 'string', enum: [''] }, HTTP_URL_SCHEMA, ASSET_PATH_SCHEMA] },
   );
   return (target, member) => {
     transform(target, member);

@@ -29,6 +29,8 @@ export interface SchemaHint {
   readonly oneOf?: readonly SchemaHint[];
   readonly anyOf?: readonly SchemaHint[];
   readonly description?: string;
+  /** The member may be `null` besides what the rest says (OpenAPI 3.0). */
+  readonly nullable?: boolean;
   readonly model?: () => Constructor<object>;
 }
 

@@ -84,7 +84,7 @@ whatever the method.
 against the client address's; past it, 429 \`/problems/rate-limited\` with \`Retry-After\`. Every
 counted answer carries the IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers):
 \`RateLimit-Policy: "account";q=1200;w=60\` (the budget: \`q\` requests per \`w\` seconds; the
-policy is \`account\` or \`address\`) and \`RateLimit: "account";r=1187;t=42\` (\`r\` requests left,
+policy is \`account\`, \`address\` or, for the opens of share links, \`shared\`) and \`RateLimit: "account";r=1187;t=42\` (\`r\` requests left,
 \`t\` seconds until the budget starts again). Every answer carries \`X-Request-Id\`.`;
 
 const TAGS: ReadonlyArray<[string, string]> = [
@@ -98,6 +98,11 @@ const TAGS: ReadonlyArray<[string, string]> = [
     'history',
     "A project's revisions, its past states, restore (undo) and its live changes (Server-Sent Events)",
   ],
+  [
+    'publishing',
+    'A project rendered as a web page, and share links that show a revision of it without an account',
+  ],
+  ['assets', 'Images uploaded to the service and served from it'],
   ['health', 'Liveness and readiness, without a token'],
 ];
 
@@ -108,6 +113,7 @@ const PATH_PARAMETER_DESCRIPTIONS: Readonly<Record<string, string>> = {
   columnId: 'Id of the column',
   contentId: 'Id of the content',
   revision: 'Number of one of the project’s kept revisions',
+  token: 'The share link’s token, as its URL holds it',
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -161,7 +167,7 @@ const RATE_LIMIT: HeaderObject = {
   required: false,
   schema: {
     type: 'string',
-    pattern: '^"(account|address)";r=\\d+;t=\\d+$',
+    pattern: '^"(account|address|shared)";r=\\d+;t=\\d+$',
     example: '"account";r=1187;t=42',
   },
 };
@@ -170,11 +176,12 @@ const RATE_LIMIT_POLICY: HeaderObject = {
   description:
     'The budget this request counted against (IETF RateLimit-Policy field): `q` requests per ' +
     '`w` seconds, per account (`account`, calls with a token) or per client address ' +
-    '(`address`, sign-up and token). Absent when the request was not counted.',
+    '(`address`, sign-up and token; `shared`, the opens of share links). Absent when the ' +
+    'request was not counted.',
   required: false,
   schema: {
     type: 'string',
-    pattern: '^"(account|address)";q=\\d+;w=\\d+$',
+    pattern: '^"(account|address|shared)";q=\\d+;w=\\d+$',
     example: '"account";q=1200;w=60',
   },
 };

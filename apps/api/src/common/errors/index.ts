@@ -21,3 +21,4 @@ export * from './recent-sign-in-required.error';
 export * from './too-many-streams.error';
 export * from './batch-operation-failed.error';
 export * from './refused-member.error';
+export * from './asset-errors';

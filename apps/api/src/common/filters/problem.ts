@@ -2,6 +2,9 @@ import { HttpException } from '@nestjs/common';
 import { type FastifyReply } from 'fastify';
 import { isDatabaseUnavailable } from '../errors/database-unavailability';
 import {
+  AssetInUseError,
+  AssetStoreUnavailableError,
+  AssetTooLargeError,
   AuthenticationRequiredError,
   BatchOperationFailedError,
   RefusedMemberError,
@@ -13,6 +16,7 @@ import {
   LimitExceededError,
   PreconditionFailedError,
   PreconditionRequiredError,
+  RangeNotSatisfiableError,
   TooManyStreamsError,
   RecentSignInRequiredError,
   RequestValidationError,
@@ -22,6 +26,7 @@ import {
   SignUpDisabledError,
   TooManyConcurrentRequestsError,
   TooManyLoginAttemptsError,
+  UnsupportedImageError,
   UsernameTakenError,
   WriteOutcomeUnknownError,
   WrongPasswordError,
@@ -199,7 +204,29 @@ function fromDomainError(error: DomainError, make: Make): Problem {
     );
   }
   if (error instanceof SignUpDisabledError) return make('notFound', error.message);
-  return { ...make('internal', undefined), unexpected: error };
+  return fromAssetError(error, make) ?? { ...make('internal', undefined), unexpected: error };
+}
+
+function fromAssetError(error: DomainError, make: Make): Problem | undefined {
+  if (error instanceof AssetInUseError) {
+    return make('assetInUse', error.message, { paths: error.paths });
+  }
+  if (error instanceof UnsupportedImageError) return make('unsupportedMediaType', error.message);
+  if (error instanceof AssetTooLargeError) {
+    return make('payloadTooLarge', error.message, { limit: error.limitBytes });
+  }
+  if (error instanceof RangeNotSatisfiableError) {
+    return make(
+      'rangeNotSatisfiable',
+      error.message,
+      {},
+      { 'content-range': `bytes */${error.size}` },
+    );
+  }
+  if (error instanceof AssetStoreUnavailableError) {
+    return make('assetStoreUnavailable', error.message, {}, { 'retry-after': '5' });
+  }
+  return undefined;
 }
 
 function fromHttpStatus(status: number, message: string, make: Make): Problem {

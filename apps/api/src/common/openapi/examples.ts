@@ -24,6 +24,9 @@ export const EXAMPLE_IDS = {
   rowId: '0190a6f0-8a12-7c3d-8e4f-5a6b7c8d9e02',
   columnId: '0190a6f0-8a12-7c3d-8e4f-5a6b7c8d9e03',
   contentId: '0190a6f0-8a12-7c3d-8e4f-5a6b7c8d9e04',
+  linkId: '0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a90',
+  assetId: '5f0c6a1e-2b7d-4c3e-9a8f-1d2e3f4a5b6c',
+  token: '3q2-7wPpQ1m0ZzKxVnB4cD8eF6gH5iJ9kL2mN0oP7rS',
 } as const;
 
 const CREATED_AT = '2026-11-22T10:15:30.000Z';

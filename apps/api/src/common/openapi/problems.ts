@@ -168,6 +168,37 @@ const PROBLEM_DOCS: Readonly<Record<DocumentedProblemKind, ProblemDoc>> = {
     when: 'The body is not declared as `application/json`, or declared in another charset than UTF-8.',
     detail: 'Send the body as application/json',
   },
+  assetInUse: {
+    when:
+      'The asset is still named by a content or a style of a project (an image `url` or a ' +
+      '`backgroundImage`); `paths` lists where. Nothing was deleted.',
+    detail: 'The asset is still used: change or delete what names it first',
+    extensions: {
+      paths: [
+        '/projects/0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a87/blocks/0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a81/rows/0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a82/columns/0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a83/contents/0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a84',
+      ],
+    },
+  },
+  rangeNotSatisfiable: {
+    when:
+      'The `Range` header asks for bytes past the end of the asset; `Content-Range` gives its ' +
+      'size (`bytes */<size>`).',
+    detail: 'The range starts past the end of the asset',
+    headers: {
+      'Content-Range': {
+        description: 'The size of the asset: `bytes */<size>`.',
+        required: true,
+        schema: { type: 'string', pattern: '^bytes \\*/\\d+$', example: 'bytes */204800' },
+      },
+    },
+  },
+  assetStoreUnavailable: {
+    when:
+      "The asset store (the folder on disk, or the S3 bucket) did not take or give the asset's " +
+      'bytes; nothing was kept. Try again after `Retry-After` seconds.',
+    detail: 'The asset store is unavailable',
+    headers: { 'Retry-After': RETRY_AFTER },
+  },
   rateLimited: {
     when: 'Too many requests: wait for `Retry-After` seconds before trying again.',
     detail: 'Too many requests: try again in 30 s',

@@ -38,7 +38,13 @@ export class ContractValidationPipe extends ValidationPipe {
 }
 
 /**
- * Every path parameter of this API names a resource: an id, or a revision's number. One
+ * Parameters that are no id: a share link's token, whose shape its service checks (a malformed
+ * one is a link that does not exist, answered as such).
+ */
+const NOT_IDS = new Set(['token']);
+
+/**
+ * Every other path parameter of this API names a resource: an id, or a revision's number. One
  * precompiled pattern per parameter is all the checking they need (class-validator here cost a
  * measurable share of a read's CPU). Fastify builds params on a null prototype; a plain copy
  * goes on.
@@ -46,6 +52,7 @@ export class ContractValidationPipe extends ValidationPipe {
 function checkedPathIds(value: unknown): Record<string, string> {
   const params = { ...(value as Record<string, string>) };
   for (const [name, id] of Object.entries(params)) {
+    if (NOT_IDS.has(name)) continue;
     const pattern = name === 'revision' ? REVISION_NUMBER : RESOURCE_ID;
     if (!pattern.test(id)) throw new ResourceNotFoundError(resourceOfParam(name));
   }

@@ -6,6 +6,7 @@ const limits: RateLimitConfig = {
   windowSeconds: 60,
   accountMax: 600,
   anonymousMax: 30,
+  sharedMax: 120,
 };
 
 const facts = (overrides: Partial<RequestFacts>): RequestFacts => ({

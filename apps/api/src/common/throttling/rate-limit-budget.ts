@@ -1,8 +1,15 @@
 import { type RateLimitConfig } from '../../config/app-config';
 import { clientAddressKey } from './client-address';
 
-/** Public routes that are never limited (health probes); the docs are not Nest routes at all. */
-const UNLIMITED_PUBLIC_ROUTES = ['/health'];
+/**
+ * Public routes that are never limited: health probes, and the bytes of uploaded assets, which
+ * a page loads many at a time as it would from a static file server. The docs are not Nest
+ * routes at all.
+ */
+const UNLIMITED_PUBLIC_ROUTES = ['/health', '/assets'];
+
+/** Public routes with a budget of their own per address: share links, opened by their readers. */
+const SHARED_ROUTES = '/shared/';
 
 /**
  * Whether calls of this route (a Fastify pattern or an OpenAPI path) are never counted, and so
@@ -27,7 +34,7 @@ export interface RequestFacts {
 }
 
 export interface Budget {
-  readonly tracker: 'account' | 'address';
+  readonly tracker: 'account' | 'address' | 'shared';
   /** The counter's key, the same on every instance. */
   readonly key: string;
   readonly limit: number;
@@ -35,8 +42,8 @@ export interface Budget {
 
 /**
  * Which budget a request is counted against: its account's when it carries a valid bearer
- * token, its client address's on the public routes (sign-up and token), none on the health
- * routes. Every route of one account (or address) shares one budget.
+ * token, its client address's on the public routes (sign-up and token; share links' opens
+ * apart, with a budget of their own), none on the health and asset routes. Every route of one account (or address) shares one budget.
  */
 export function selectBudget(facts: RequestFacts, limits: RateLimitConfig): Budget | undefined {
   if (facts.accountId !== undefined) {
@@ -45,6 +52,13 @@ export function selectBudget(facts: RequestFacts, limits: RateLimitConfig): Budg
   // A protected route without an account has been refused by authentication already.
   if (!facts.isPublic || facts.route === undefined) return undefined;
   if (isUnlimitedRoute(facts.route)) return undefined;
+  if (facts.route.startsWith(SHARED_ROUTES)) {
+    return {
+      tracker: 'shared',
+      key: `rl:shared:${clientAddressKey(facts.address)}`,
+      limit: limits.sharedMax,
+    };
+  }
   return {
     tracker: 'address',
     key: `rl:address:${clientAddressKey(facts.address)}`,

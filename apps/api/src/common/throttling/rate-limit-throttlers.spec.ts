@@ -8,6 +8,7 @@ const limits: RateLimitConfig = {
   windowSeconds: 60,
   accountMax: 600,
   anonymousMax: 30,
+  sharedMax: 120,
 };
 
 class Routes {

@@ -39,15 +39,20 @@ export function budgetOf(context: ExecutionContext, limits: RateLimitConfig): Bu
 }
 
 /**
- * The two throttlers, one per budget: `account` for calls with a token, `address` for the
- * public routes. A request is counted by the one its budget names and skipped by the other; the
+ * The throttlers, one per budget: `account` for calls with a token, `address` for the public
+ * routes, `shared` for the opens of share links. A request is counted by the one its budget names and skipped by the other; the
  * budget's key (the same on every instance) is the counter's key, shared by every route.
  */
 export function rateLimitThrottlers(limits: RateLimitConfig): ThrottlerOptions[] {
-  return (['account', 'address'] as const).map((tracker) => ({
+  const max = {
+    account: limits.accountMax,
+    address: limits.anonymousMax,
+    shared: limits.sharedMax,
+  };
+  return (['account', 'address', 'shared'] as const).map((tracker) => ({
     name: tracker,
     ttl: limits.windowSeconds * 1000,
-    limit: tracker === 'account' ? limits.accountMax : limits.anonymousMax,
+    limit: max[tracker],
     skipIf: (context: ExecutionContext) => budgetOf(context, limits)?.tracker !== tracker,
     getTracker: (_request: Record<string, unknown>, context: ExecutionContext) =>
       // Never undefined here: skipIf has let only this tracker's requests through.

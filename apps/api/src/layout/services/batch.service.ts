@@ -5,6 +5,7 @@ import {
   type BatchResponse,
   validateBody,
 } from '@layout/contracts';
+import { AssetNames } from '../../assets/asset-names';
 import { BatchOperationFailedError, RequestValidationError } from '../../common/errors';
 import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { RequestConditions } from '../../common/http/request-conditions';
@@ -48,6 +49,7 @@ export class BatchService {
   constructor(
     private readonly writer: TreeWriter,
     private readonly writes: NodeWrites,
+    private readonly assets: AssetNames,
   ) {}
 
   async apply(
@@ -117,6 +119,7 @@ export class BatchService {
     const checked = await validateBody(OPERATION_BODIES[level][kind], operation.body);
     if (!checked.ok) throw new RequestValidationError(checked.errors);
     const body = checked.value as Record<string, unknown>;
+    await this.assets.assertNameable(scope.accountId, body);
     resolveBodyRefs(level, body, refs, `${pointer}/body`);
     const made = newNodeId();
     if (operation.ref !== undefined) refs.define(operation.ref, made);

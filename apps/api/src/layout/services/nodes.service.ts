@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { type RequestConditions } from '../../common/http/request-conditions';
 import { type Representation } from '../../common/http/representation';
+import { AssetNames } from '../../assets/asset-names';
 import { Database } from '../../database/database';
 import { changeOf } from '../layout.changes';
 import { pathOf } from '../layout.paths';
@@ -22,7 +23,8 @@ type Response<L extends ChildLevel> = LevelBodies[L]['response'];
 /**
  * The nodes of the tree beneath a project, of every level (block, row, column, content): their
  * reads, and their writes (NodeWrites) each run as one unit of work behind the project's lock,
- * recorded in its history as `<level>.<kind>` at the node's path.
+ * recorded in its history as `<level>.<kind>` at the node's path. A body may name only the
+ * uploaded assets its writer may name (AssetNames).
  */
 @Injectable()
 export class NodesService {
@@ -31,6 +33,7 @@ export class NodesService {
     private readonly writer: TreeWriter,
     private readonly nodes: NodesRepository,
     private readonly writes: NodeWrites,
+    private readonly assets: AssetNames,
   ) {}
 
   /** The children of `level` of the parent of `scope`, in order. */
@@ -58,6 +61,7 @@ export class NodesService {
     body: LevelBodies[L]['create'],
     idempotency?: IdempotencyRequest,
   ): Promise<Representation<Response<L>>> {
+    await this.assets.assertNameable(scope.accountId, body);
     const change = changeOf(level, 'create', pathOf.list(level, scope));
     return this.writer.write(scope, change, this.writes.create(level, scope, body), idempotency);
   }
@@ -68,6 +72,7 @@ export class NodesService {
     body: LevelBodies[L]['update'],
     conditions: RequestConditions,
   ): Promise<Representation<Response<L>>> {
+    await this.assets.assertNameable(scope.accountId, body);
     const change = changeOf(level, 'update', pathOf.node(level, scope));
     return this.writer.write(scope, change, this.writes.update(level, scope, body, conditions));
   }

@@ -19,6 +19,7 @@ import { type RequestConditions } from '../../common/http/request-conditions';
 import { Representation } from '../../common/http/representation';
 import { SerializedJson } from '../../common/json/serialized-json';
 import { AuthenticationRequiredError } from '../../common/errors';
+import { AssetNames } from '../../assets/asset-names';
 import { Database } from '../../database/database';
 import { changeOf } from '../layout.changes';
 import { pathOf } from '../layout.paths';
@@ -51,6 +52,7 @@ export class ProjectsService {
     private readonly writer: TreeWriter,
     private readonly projects: ProjectsRepository,
     private readonly keys: IdempotencyKeysRepository,
+    private readonly assets: AssetNames,
   ) {}
 
   /**
@@ -117,6 +119,7 @@ export class ProjectsService {
     body: CreateProjectDto,
     idempotency?: IdempotencyRequest,
   ): Promise<Representation<ProjectResponse>> {
+    await this.assets.assertNameable(accountId, body);
     const projectId = newNodeId();
     const subtree = plannedSubtree('project', body, projectId);
     const scope = { accountId, projectId };

@@ -1,5 +1,5 @@
 import { IMAGE_ALT_MAX_LENGTH } from '../../limits';
-import { IsHttpUrl } from '../../validation/is-http-url';
+import { IsImageUrl } from '../../validation/is-http-url';
 import { IsImageDimension } from '../../validation/is-image-dimension';
 import { IsStringOfLength } from '../../validation/is-string-of-length';
 import { MayBeOmitted } from '../../validation/may-be-omitted';
@@ -7,14 +7,16 @@ import { MayBeOmitted } from '../../validation/may-be-omitted';
 /** Data of an `image` content. */
 export class ImageDataDto {
   /**
-   * Absolute http(s) URL of the image, at most 2048 characters, also once stored.
+   * Absolute http(s) URL of the image, at most 2048 characters, also once stored, or the path
+   * of an image uploaded to this service (`/assets/<id>`), which the writer uploaded or which a
+   * project of the writer's already names.
    * Stored normalised: in WHATWG URL form (`new URL(url).href`), with `(`, `)`, `'`, `"`, `\`,
    * the backtick, `<` and `>` percent-encoded, so that it goes into a CSS `url()` as it is
    * (`File:A_(b).png` is stored as `File:A_%28b%29.png`).
    * @example "https://example.com/team.png"
    */
   @MayBeOmitted()
-  @IsHttpUrl()
+  @IsImageUrl()
   url?: string;
 
   /**
