@@ -17,7 +17,8 @@ import {
   IDEMPOTENT,
   settle,
 } from '../../../../../test/support/layout-service-fakes';
-import { type LockedProject, type TreeWrite, TreeWriter } from './tree-writer';
+import { type LockedProject, type LockedRound } from '../locked-round';
+import { TreeWriter } from './tree-writer';
 
 const SCOPE: ProjectScope = { accountId: 'acc-1', projectId: 'p1' };
 /** The row the lock statement answers for the project at revision 7. */
@@ -63,7 +64,7 @@ const reading: Work<number | undefined> = (write) => {
 
 /** A work that reads READ in its first round and answers a representation of it. */
 const representingWork = () =>
-  jest.fn((write: TreeWrite) => {
+  jest.fn((write: LockedRound) => {
     const read = write.row(READ, { id: 1 });
     return write.finish(() =>
       Representation.of(new SerializedJson<{ n: number }>(`{"n":${read.get()!.n}}`), {
@@ -132,6 +133,45 @@ describe('TreeWriter', () => {
       }),
     ).resolves.toBe(2);
     expect(transaction).toHaveBeenCalledTimes(1);
+    expect(connection.rounds).toEqual([
+      ['projects.lock', 'tree-writer-spec.read'],
+      ['tree-writer-spec.write'],
+    ]);
+    expect(connection.sent[2].params).toEqual({ n: 2 });
+  });
+
+  it('holds the lock in the work’s next rounds too: each is behind it, with the locked project', async () => {
+    const seen: LockedProject[] = [];
+    await expect(
+      writer.write(SCOPE, CHANGE, (write) => {
+        const read = write.row(READ, { id: 1 });
+        return write.next((next) => {
+          seen.push(next.project.get());
+          const written = next.row(WRITE, { n: read.get()!.n + 1 });
+          return next.next((last) => last.finish(() => [written.get()?.n, last.project.get()]));
+        });
+      }),
+    ).resolves.toEqual([2, { revision: 8, currentRevision: 7, title: 'Old', treeBytes: 1000 }]);
+    expect(seen).toEqual([{ revision: 8, currentRevision: 7, title: 'Old', treeBytes: 1000 }]);
+    expect(connection.rounds).toEqual([
+      ['projects.lock', 'tree-writer-spec.read'],
+      ['tree-writer-spec.write'],
+    ]);
+  });
+
+  it('runs a step, then more with its answer in a round of its own, still behind the lock (andThen)', async () => {
+    await expect(
+      writer.write(SCOPE, CHANGE, (write) => {
+        const read = write.row(READ, { id: 1 });
+        return write.andThen(
+          write.finish(() => read.get()!.n),
+          (n, round) => {
+            const written = round.row(WRITE, { n: n + 1 });
+            return round.finish(() => [written.get()?.n, round.project.get().revision]);
+          },
+        );
+      }),
+    ).resolves.toEqual([2, 8]);
     expect(connection.rounds).toEqual([
       ['projects.lock', 'tree-writer-spec.read'],
       ['tree-writer-spec.write'],
@@ -224,7 +264,7 @@ describe('TreeWriter', () => {
     });
 
     it('fails the write with ResourceNotFoundError(Project), so that it rolls back, though the work succeeded', async () => {
-      const work = jest.fn((write: TreeWrite) => write.finish(() => 'done'));
+      const work = jest.fn((write: LockedRound) => write.finish(() => 'done'));
       await expect(writer.write(SCOPE, CHANGE, work)).rejects.toThrow(
         new ResourceNotFoundError('Project'),
       );
