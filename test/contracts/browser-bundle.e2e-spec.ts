@@ -182,7 +182,10 @@ describe('the DTO library bundled for a browser', () => {
             ([k, b]) => (globalThis as any).layoutContracts.checkBody(k, b) as Promise<unknown[]>,
             [kind, body] as const,
           );
-          const inNode = await validateBody(kind === 'project' ? CreateProjectDto : BatchDto, body);
+          const inNode =
+            kind === 'project'
+              ? await validateBody(CreateProjectDto, body)
+              : await validateBody(BatchDto, body);
           expect({ body, errors: inBrowser }).toEqual({ body, errors: inNode.errors });
           const answer = await api.post(
             kind === 'project' ? '/projects' : `${project}/batch`,

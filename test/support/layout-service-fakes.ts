@@ -1,16 +1,14 @@
-// Fakes and shared rules for the unit specs of the layout services
-// (apps/api/src/layout/services/*.service.spec.ts), and a fake connection for the specs of what
-// the TreeWriter and the repositories send. Under test/, so the build never ships it.
-import { type TreeChange } from '../../apps/api/src/layout/layout.changes';
+// Fakes and shared tables for the unit specs of the layout services and repositories
+// (apps/api/src/layout/**/*.spec.ts): a fake lock and rounds for the services' units of work,
+// a mocked NodesRepository, the levels of the tree as the specs name them, and a fake connection
+// for the specs of what the TreeWriter and the repositories send. Under test/, so the build never
+// ships it.
 import { jest } from '@jest/globals';
-import {
-  LimitExceededError,
-  PreconditionFailedError,
-  ResourceNotFoundError,
-} from '../../apps/api/src/common/errors';
+import { type AssetNames } from '../../apps/api/src/assets/asset-names';
+import { DEFAULT_BLOCK_STYLE, DEFAULT_CONTENT_STYLE } from '@layout/contracts';
+import { ResourceNotFoundError } from '../../apps/api/src/common/errors';
 import { type IdempotencyRequest } from '../../apps/api/src/common/http/idempotency';
 import { RequestConditions } from '../../apps/api/src/common/http/request-conditions';
-import { type Representation } from '../../apps/api/src/common/http/representation';
 import { type Database } from '../../apps/api/src/database/database';
 import { type SqlSession } from '../../apps/api/src/database/sql-session';
 import { bindParameters, type SqlStatement } from '../../apps/api/src/database/sql-statement';
@@ -22,6 +20,7 @@ import {
   Step,
   type Work,
 } from '../../apps/api/src/database/unit-of-work';
+import { type TreeChange } from '../../apps/api/src/layout/layout.changes';
 import {
   type BlockScope,
   type ColumnScope,
@@ -29,12 +28,11 @@ import {
   type ProjectScope,
   type RowScope,
 } from '../../apps/api/src/layout/layout.scopes';
-import { type SiblingOrderRepository } from '../../apps/api/src/layout/repositories/sibling-order.repository';
+import { type LockedProject, type LockedRound } from '../../apps/api/src/layout/locked-round';
+import { type NodesRepository } from '../../apps/api/src/layout/repositories/nodes.repository';
 import { type TaggedDocument } from '../../apps/api/src/layout/repositories/sql/tagged-reads';
 import { type ChildLevel } from '../../apps/api/src/layout/repositories/sql/tree-levels';
 import { type Destination } from '../../apps/api/src/layout/repositories/written-node';
-import { CREATED } from '../../apps/api/src/layout/services/answer-once';
-import { type LockedProject, type TreeWrite } from '../../apps/api/src/layout/services/tree-writer';
 
 /** One mebibyte, for the 8 MiB tree limit. */
 export const MiB = 1024 * 1024;
@@ -70,20 +68,47 @@ export function reply<T>(value: T): Pending<T> {
   return pending;
 }
 
-/** The round of every fake write: one object for every round, so tests can name it. */
-export const TX = fakeRound();
+/** Called as each round of a fake write starts, and once it has answered (see sentByRound). */
+const roundStarts = jest.fn();
+const roundAnswers = jest.fn();
 
-function fakeRound(): TreeWrite {
+/**
+ * The round of every fake write: one object for every round, so tests can name it. Like a
+ * round that TreeWriter makes, the rounds that follow it hold the lock too (they are TX again).
+ */
+export const TX: LockedRound = fakeRound();
+
+function fakeRound(): LockedRound {
   const noStatements = () => {
     throw new Error('A service under unit test sends no statement itself: mock its repository');
   };
-  return {
+  const round: Pick<LockedRound, 'project' | 'rows' | 'row' | 'finish' | 'next' | 'andThen'> = {
     project: Pending.waiting<LockedProject>(),
     rows: noStatements,
     row: noStatements,
     finish: (answerOf) => Step.make({ kind: 'finish', answer: answerOf }),
-    next: (next) => Step.make({ kind: 'next', next }),
+    next: (next) => Step.make({ kind: 'next', next: () => next(TX) }),
+    andThen: (step, more) => step.andThen((value) => more(value, TX)),
   };
+  return round as LockedRound;
+}
+
+/**
+ * A plain round behind a lock that is taken for granted: what the specs of a repository whose
+ * writes take a LockedRound send them on (only TreeWriter makes a real one). Its next rounds
+ * hold it too, as TreeWriter's do.
+ */
+export function lockedRound(round: Round, project: LockedProject = LOCKED): LockedRound {
+  const locked: Pick<LockedRound, 'project' | 'rows' | 'row' | 'finish' | 'next' | 'andThen'> = {
+    project: Pending.of(project),
+    rows: (statement, params) => round.rows(statement, params),
+    row: (statement, params) => round.row(statement, params),
+    finish: (answer) => round.finish(answer),
+    next: (next) => round.next((following) => next(lockedRound(following, project))),
+    andThen: (step, more) =>
+      step.andThen((value, following) => more(value, lockedRound(following, project))),
+  };
+  return locked as LockedRound;
 }
 
 /** The project as the write's lock finds it: at revision 7, so the write creates 8. */
@@ -106,8 +131,8 @@ type LockOutcome = { project: LockedProject } | { missing: true };
  * round after round, each seeing the answers of the round before it.
  */
 export function runWrite<T>(
-  work: (write: TreeWrite) => Step<T>,
-  lock: LockOutcome,
+  work: (write: LockedRound) => Step<T>,
+  lock: LockOutcome = { project: LOCKED },
   afterFirstRound: () => void = () => undefined,
 ): Promise<T> {
   Object.assign(TX, { project: Pending.waiting<LockedProject>() });
@@ -130,16 +155,19 @@ export function runTransaction<T>(
   work: Work<T>,
   afterFirstRound: () => void = () => undefined,
 ): Promise<T> {
-  return runRounds(work, afterFirstRound, (step) => step);
+  return runRounds(work as unknown as (write: LockedRound) => Step<T>, afterFirstRound, (s) => s);
 }
 
 /** The rounds of `work` on TX; `answered` puts what the first round's answers decide first. */
 async function runRounds<T>(
-  work: (write: TreeWrite) => Step<T>,
+  work: (write: LockedRound) => Step<T>,
   afterFirstRound: () => void,
   answered: (step: Step<T>) => Step<T>,
 ): Promise<T> {
   unanswered = [];
+  roundStarts.mockClear();
+  roundAnswers.mockClear();
+  roundStarts();
   let step: Step<T>;
   try {
     step = work(TX);
@@ -150,15 +178,44 @@ async function runRounds<T>(
   }
   afterFirstRound();
   for (const settle of unanswered.splice(0)) settle();
+  roundAnswers();
   step = answered(step);
   // A tick, as a real round's answers take: a caller sees its promise pending meanwhile.
   await Promise.resolve();
   for (;;) {
     const { shape } = step;
     if (shape.kind === 'finish') return shape.answer();
+    roundStarts();
     step = shape.next(TX);
     for (const settle of unanswered.splice(0)) settle();
+    roundAnswers();
   }
+}
+
+/** A mock whose calls sentByRound can place: any jest mock. */
+type Called = { mock: { invocationCallOrder: number[] } };
+
+/**
+ * What the last fake write (runWrite, runTransaction) sent in each of its rounds: the names of
+ * the `mocks` (repository methods, each a statement or a few) called in each round, in the
+ * order called. A call made once its round had answered (in a continuation that sends nothing
+ * more, which a real round would refuse) is named `<name> after its round answered`. A round
+ * that sent nothing (a continuation that failed first) made no round trip: it is left out.
+ */
+export function sentByRound(mocks: Record<string, Called>): string[][] {
+  const starts = roundStarts.mock.invocationCallOrder;
+  const answers = roundAnswers.mock.invocationCallOrder;
+  const rounds: string[][] = starts.map(() => []);
+  const calls = Object.entries(mocks)
+    .flatMap(([name, mock]) => mock.mock.invocationCallOrder.map((order) => ({ name, order })))
+    .sort((a, b) => a.order - b.order);
+  for (const { name, order } of calls) {
+    const round = starts.filter((start) => start < order).length;
+    if (round === 0) continue; // a call of an earlier write
+    const late = answers[round - 1] !== undefined && answers[round - 1] < order;
+    rounds[round - 1].push(late ? `${name} after its round answered` : name);
+  }
+  return rounds.filter((names) => names.length > 0);
 }
 
 /** The TreeWriter, faked: `write(scope, work)` runs `work` as runWrite does, finding LOCKED. */
@@ -167,7 +224,7 @@ export type WriterMock = {
     (
       scope: ProjectScope,
       change: TreeChange,
-      work: (w: TreeWrite) => Step<unknown>,
+      work: (w: LockedRound) => Step<unknown>,
       idempotency?: IdempotencyRequest,
       status?: number,
     ) => Promise<unknown>
@@ -190,32 +247,15 @@ export function lockFindsNoProject(writer: WriterMock): void {
   writer.write.mockImplementation((_scope, _change, work) => runWrite(work, { missing: true }));
 }
 
-/**
- * Makes `writer`'s writes find the project as `project`, and calls `whileSending` once the work
- * has sent its first round and before the lock has answered.
- */
-export function duringFirstRound(
-  writer: WriterMock,
-  whileSending: () => void,
-  project: LockedProject = LOCKED,
-): void {
-  writer.write.mockImplementationOnce((_scope, _change, work) =>
-    runWrite(work, { project }, whileSending),
-  );
-}
-
 /** Lets every pending promise callback run. */
 export const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * SiblingOrderRepository.placed, faked as the real one answers: a place asked for (a position,
- * or right after a sibling) is the key '1500', in a round of its own; none is null, at once.
+ * What `attempt` comes to, as a promise: its answer, or its failure whether it threw at once or
+ * rejected (a refusal made before any database work may do either).
  */
-export const placedMock = () =>
-  jest.fn<SiblingOrderRepository['placed']>((round, _level, where, then) => {
-    if (where.position === undefined && where.afterId === undefined) return then(null, round);
-    return round.next((next) => then('1500', next));
-  });
+export const outcomeOf = <T>(attempt: () => Promise<T>): Promise<T> =>
+  new Promise<T>((resolve) => resolve(attempt()));
 
 /** A repository's TaggedReads, mocked: the document with its revision, and the revision alone. */
 export type ReadsMock<P> = {
@@ -234,6 +274,56 @@ export const readsMock = <P>(): ReadsMock<P> => ({
   revision: jest.fn(),
 });
 
+/** A mocked repository method: any arguments, an answer the test gives. */
+type MethodMock = jest.Mock<(...args: any[]) => any>;
+
+/**
+ * NodesRepository, mocked: the reads of each level's node and list, and every write, each
+ * answering nothing until a test says what (with `reply`, or `{ copied, json }` for a copy).
+ */
+export function nodesRepositoryMock() {
+  const reads = () => ({
+    block: readsMock<any>(),
+    row: readsMock<any>(),
+    column: readsMock<any>(),
+    content: readsMock<any>(),
+  });
+  return {
+    reads: { node: reads(), list: reads() },
+    insert: jest.fn() as MethodMock,
+    findForWrite: jest.fn() as MethodMock,
+    update: jest.fn() as MethodMock,
+    delete: jest.fn() as MethodMock,
+    place: jest.fn() as MethodMock,
+    copy: jest.fn() as MethodMock,
+    findColumnContents: jest.fn() as MethodMock,
+    replaceContents: jest.fn() as MethodMock,
+  } satisfies Record<Exclude<keyof NodesRepository, 'reads'>, MethodMock> & { reads: object };
+}
+export type NodesRepositoryMock = ReturnType<typeof nodesRepositoryMock>;
+
+/**
+ * The writes of a NodesRepositoryMock, by name, for sentByRound; `documentIn`: the read of a new
+ * node's document within a write, at any level.
+ */
+export const nodeWritesOf = (nodes: NodesRepositoryMock) => ({
+  insert: nodes.insert,
+  findForWrite: nodes.findForWrite,
+  update: nodes.update,
+  delete: nodes.delete,
+  place: nodes.place,
+  copy: nodes.copy,
+  findColumnContents: nodes.findColumnContents,
+  replaceContents: nodes.replaceContents,
+  documentIn: {
+    mock: {
+      invocationCallOrder: Object.values(nodes.reads.node).flatMap(
+        (reads) => reads.documentIn.mock.invocationCallOrder,
+      ),
+    },
+  },
+});
+
 /** A request with `If-Match: <tag>`. */
 export const ifMatch = (tag: string) => RequestConditions.fromHeaders({ 'if-match': tag });
 /** A request with `If-None-Match: <tag>`. */
@@ -248,175 +338,221 @@ export async function expectNotFound(answer: Promise<unknown>, resource: string)
   });
 }
 
-/** What describeNodeReads reads through, given per test: the service and its two ReadsMocks. */
-export interface NodeReads<S, L> {
-  service: {
-    retrieve(scope: S, conditions: RequestConditions): Promise<Representation<unknown>>;
-    list(scope: L, conditions: RequestConditions): Promise<Representation<unknown>>;
-  };
-  node: ReadsMock<S>;
-  list: ReadsMock<L>;
+/** A request sent with `Idempotency-Key`, as the controllers pass it on. */
+export const IDEMPOTENT: IdempotencyRequest = { key: 'key-1', fingerprint: 'fingerprint-1' };
+
+/** A parent of the project other than the node's own: an id of the shape the API gives. */
+export const TARGET_ID = '0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a83';
+
+/** Parent ids of the wrong shape, as a body may send them: they name nothing. */
+export const MALFORMED_IDS = [
+  'c2',
+  TARGET_ID.slice(1),
+  `${TARGET_ID}'--`,
+  TARGET_ID.replace(/-/g, ''),
+];
+
+/** Any id a write makes for a new node: a UUIDv7. */
+export const A_NEW_ID = expect.stringMatching(
+  /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+);
+
+/**
+ * A level of the tree as the specs of the node service and its writes address it: its names,
+ * scopes, paths, the parents a move or a copy reports, and what its own rules need.
+ */
+export interface LevelCase {
+  level: ChildLevel;
+  /** The node's resource name ('Content') and its parent's ('Column'), as a 404 says them. */
+  node: string;
+  parent: string;
+  /** The path parameter of its id, and the body member that names another parent (none: a block). */
+  idParam: 'blockId' | 'rowId' | 'columnId' | 'contentId';
+  parentMember: 'blockId' | 'rowId' | 'columnId' | undefined;
+  /** The node's scope and its parent's (where it is created, its list read). */
+  scope: any;
+  parentScope: any;
+  /** The ids of the node and of its parent on the request's path. */
+  nodeId: string;
+  ownParentId: string;
+  /** The node's scope with another id (a copy's), and under a parent with another id. */
+  scopeWithId: (id: string) => any;
+  scopeUnder: (parentId: string) => any;
+  /** The node's own parent, and the parent TARGET_ID, as a placement or a copy reports them. */
+  own: Destination;
+  target: Destination;
+  /** The path of node `id` in its own parent and in TARGET_ID; the path of its list. */
+  pathIn: { own: (id: string) => string; target: (id: string) => string };
+  listPath: string;
+  /** A create's body, and the values its insert is told. */
+  createBody: any;
+  values: object;
+  /** An update's body that changes a member, and what the update statement is told for it. */
+  updateBody: any;
+  changes: object;
+  /** The count its parent holds at most, when that is its rule (a column's is the row's width). */
+  max: number | undefined;
+  /** What the statements also report at this level (a column's size and row width). */
+  reported: object;
+  /** A report that breaks this level's own rule in its parent (the count, or the row width). */
+  full: object;
 }
 
-/** Registers `reads`: the conditional reads of a node (tag "r<n>") and its parent's list ("l<n>"). */
-export function describeNodeReads<S extends object, L extends object>(
-  names: { node: string; parent: string },
-  scopes: { node: S; parent: L },
-  subject: () => NodeReads<S, L>,
-): void {
-  const NODE = { revision: 5, json: '{"_id":"n1"}' };
-  const LIST = { revision: 6, json: '[{"_id":"n1"}]' };
-  const node = names.node.toLowerCase();
-  const parent = names.parent.toLowerCase();
+/** A block: in project p1, moved and copied among the project's blocks only. */
+const BLOCK_CASE: LevelCase = {
+  level: 'block',
+  node: 'Block',
+  parent: 'Project',
+  idParam: 'blockId',
+  parentMember: undefined,
+  scope: BLOCK,
+  parentScope: PROJECT,
+  nodeId: 'b1',
+  ownParentId: 'p1',
+  scopeWithId: (blockId) => ({ ...BLOCK, blockId }),
+  scopeUnder: () => BLOCK,
+  own: { id: 'p1', rowId: null, blockId: null },
+  target: { id: 'p1', rowId: null, blockId: null },
+  pathIn: {
+    own: (id) => `/projects/p1/blocks/${id}`,
+    target: (id) => `/projects/p1/blocks/${id}`,
+  },
+  listPath: '/projects/p1/blocks',
+  createBody: { description: 'Intro' },
+  values: { description: 'Intro', style: { ...DEFAULT_BLOCK_STYLE } },
+  updateBody: { description: 'New' },
+  changes: { description: 'New', style: null },
+  max: 500,
+  reported: {},
+  full: { siblings: 501 },
+};
 
-  describe('reads', () => {
-    it('retrieve without If-None-Match reads the document once (never the revision alone), tagged "r<n>"', async () => {
-      const { service, node: reads } = subject();
-      reads.document.mockResolvedValue(NODE);
-      const answer = await service.retrieve(scopes.node, RequestConditions.NONE);
-      expect(reads.document).toHaveBeenCalledTimes(1);
-      expect(reads.document).toHaveBeenCalledWith(DB, scopes.node);
-      expect(reads.revision).not.toHaveBeenCalled();
-      expect(answer.notModified).toBe(false);
-      expect(answer.body?.text).toBe(NODE.json);
-      expect(answer.headers).toEqual({ etag: '"r5"' });
-    });
+/** A row: in block b1, moved and copied within it or into the block TARGET_ID. */
+const ROW_CASE: LevelCase = {
+  level: 'row',
+  node: 'Row',
+  parent: 'Block',
+  idParam: 'rowId',
+  parentMember: 'blockId',
+  scope: ROW,
+  parentScope: BLOCK,
+  nodeId: 'r1',
+  ownParentId: 'b1',
+  scopeWithId: (rowId) => ({ ...ROW, rowId }),
+  scopeUnder: (blockId) => ({ ...ROW, blockId }),
+  own: { id: 'b1', rowId: null, blockId: null },
+  target: { id: TARGET_ID, rowId: null, blockId: null },
+  pathIn: {
+    own: (id) => `/projects/p1/blocks/b1/rows/${id}`,
+    target: (id) => `/projects/p1/blocks/${TARGET_ID}/rows/${id}`,
+  },
+  listPath: '/projects/p1/blocks/b1/rows',
+  createBody: {},
+  values: { description: '' },
+  updateBody: { description: 'New' },
+  changes: { description: 'New' },
+  max: 500,
+  reported: {},
+  full: { siblings: 501 },
+};
 
-    it('retrieve answers 304 from the revision alone when If-None-Match names the current tag, and reads the document at that revision on an old one', async () => {
-      const { service, node: reads } = subject();
-      reads.revision.mockResolvedValue(5);
-      for (const tag of ['"r5"', 'W/"r5"', '"r4", "r5"']) {
-        const answer = await service.retrieve(scopes.node, ifNoneMatch(tag));
-        expect(answer.notModified).toBe(true);
-        expect(answer.body).toBeUndefined();
-        expect(answer.headers).toEqual({ etag: '"r5"' });
-      }
-      expect(reads.revision).toHaveBeenCalledWith(DB, scopes.node);
-      expect(reads.document).not.toHaveBeenCalled();
-      expect(reads.documentAt).not.toHaveBeenCalled();
+/** A column of size 4: in row r1, moved and copied within it or into the row TARGET_ID of b2. */
+const COLUMN_CASE: LevelCase = {
+  level: 'column',
+  node: 'Column',
+  parent: 'Row',
+  idParam: 'columnId',
+  parentMember: 'rowId',
+  scope: COLUMN,
+  parentScope: ROW,
+  nodeId: 'c1',
+  ownParentId: 'r1',
+  scopeWithId: (columnId) => ({ ...COLUMN, columnId }),
+  scopeUnder: (rowId) => ({ ...COLUMN, rowId }),
+  own: { id: 'r1', rowId: null, blockId: 'b1' },
+  target: { id: TARGET_ID, rowId: null, blockId: 'b2' },
+  pathIn: {
+    own: (id) => `/projects/p1/blocks/b1/rows/r1/columns/${id}`,
+    target: (id) => `/projects/p1/blocks/b2/rows/${TARGET_ID}/columns/${id}`,
+  },
+  listPath: '/projects/p1/blocks/b1/rows/r1/columns',
+  createBody: { size: 4 },
+  values: { size: 4 },
+  updateBody: { size: 5 },
+  changes: { size: 5 },
+  max: undefined,
+  reported: { size: 4, others: 6 },
+  full: { size: 4, others: 10 },
+};
 
-      // The revision it found names the document (kept bytes, when the reads keep some).
-      reads.documentAt.mockResolvedValue(NODE);
-      const stale = await service.retrieve(scopes.node, ifNoneMatch('"r4"'));
-      expect(stale.notModified).toBe(false);
-      expect(stale.body?.text).toBe(NODE.json);
-      expect(stale.headers).toEqual({ etag: '"r5"' });
-      expect(reads.documentAt).toHaveBeenCalledTimes(1);
-      expect(reads.documentAt).toHaveBeenCalledWith(DB, scopes.node, 5);
-      expect(reads.document).not.toHaveBeenCalled();
-    });
+/** A content: in column c1, moved and copied within it or into the column TARGET_ID of r2. */
+const CONTENT_CASE: LevelCase = {
+  level: 'content',
+  node: 'Content',
+  parent: 'Column',
+  idParam: 'contentId',
+  parentMember: 'columnId',
+  scope: CONTENT,
+  parentScope: COLUMN,
+  nodeId: 'ct1',
+  ownParentId: 'c1',
+  scopeWithId: (contentId) => ({ ...CONTENT, contentId }),
+  scopeUnder: (columnId) => ({ ...CONTENT, columnId }),
+  own: { id: 'c1', rowId: 'r1', blockId: 'b1' },
+  target: { id: TARGET_ID, rowId: 'r2', blockId: 'b2' },
+  pathIn: {
+    own: (id) => `/projects/p1/blocks/b1/rows/r1/columns/c1/contents/${id}`,
+    target: (id) => `/projects/p1/blocks/b2/rows/r2/columns/${TARGET_ID}/contents/${id}`,
+  },
+  listPath: '/projects/p1/blocks/b1/rows/r1/columns/c1/contents',
+  createBody: { type: 'empty' },
+  values: { type: 'empty', style: { ...DEFAULT_CONTENT_STYLE }, data: {} },
+  updateBody: { type: 'quote' },
+  changes: { type: 'quote' },
+  max: 1000,
+  reported: {},
+  full: { siblings: 1001 },
+};
 
-    it('list is tagged "l<n>": 304 from the revision alone on the current tag or *, read again on an old one', async () => {
-      const { service, list: reads } = subject();
-      reads.document.mockResolvedValue(LIST);
-      const full = await service.list(scopes.parent, RequestConditions.NONE);
-      expect(reads.document).toHaveBeenCalledWith(DB, scopes.parent);
-      expect(reads.revision).not.toHaveBeenCalled();
-      expect(full.body?.text).toBe(LIST.json);
-      expect(full.headers).toEqual({ etag: '"l6"' });
+/** Every level of the tree beneath a project, top down. */
+export const LEVEL_CASES: readonly LevelCase[] = [BLOCK_CASE, ROW_CASE, COLUMN_CASE, CONTENT_CASE];
+/** The levels whose nodes may go to another parent (a block's parent is its project). */
+export const REPARENTED_CASES: readonly LevelCase[] = [ROW_CASE, COLUMN_CASE, CONTENT_CASE];
+/** The levels whose parent keeps a count (a column's row keeps a width instead). */
+export const COUNTED_CASES: readonly LevelCase[] = [BLOCK_CASE, ROW_CASE, CONTENT_CASE];
 
-      reads.document.mockClear();
-      reads.revision.mockResolvedValue(6);
-      for (const tag of ['"l6"', '*']) {
-        const cached = await service.list(scopes.parent, ifNoneMatch(tag));
-        expect(cached.notModified).toBe(true);
-        expect(cached.headers).toEqual({ etag: '"l6"' });
-      }
-      expect(reads.revision).toHaveBeenCalledWith(DB, scopes.parent);
-      expect(reads.document).not.toHaveBeenCalled();
+/**
+ * What a placement reports for node `nodeId` placed into `destination`: its tag r5 before it,
+ * moved, 3 children there, the tree at 1200 bytes after it; `reported` adds the level's own.
+ */
+export const movedInto = <R extends object = object>(
+  nodeId: string,
+  destination: Destination,
+  reported?: R,
+) => ({
+  revision: 5,
+  json: `{"_id":"${nodeId}"}`,
+  destination,
+  moved: true,
+  siblings: 3,
+  treeBytes: 1200,
+  ...(reported as R),
+});
 
-      reads.documentAt.mockResolvedValue(LIST);
-      const stale = await service.list(scopes.parent, ifNoneMatch('"l5"'));
-      expect(stale.notModified).toBe(false);
-      expect(stale.headers).toEqual({ etag: '"l6"' });
-      expect(reads.documentAt).toHaveBeenCalledWith(DB, scopes.parent, 6);
-      expect(reads.document).not.toHaveBeenCalled();
-    });
-
-    it(`a missing ${node} or ${parent} is ResourceNotFoundError, with or without If-None-Match`, async () => {
-      const { service, node: nodeReads, list: listReads } = subject();
-      for (const reads of [nodeReads, listReads]) {
-        reads.document.mockResolvedValue(undefined);
-        reads.documentAt.mockResolvedValue(undefined);
-        reads.revision.mockResolvedValue(undefined);
-      }
-      for (const conditions of [RequestConditions.NONE, ifNoneMatch('*')]) {
-        await expectNotFound(service.retrieve(scopes.node, conditions), names.node);
-        await expectNotFound(service.list(scopes.parent, conditions), names.parent);
-      }
-    });
-  });
-}
-
-/** What describeNodeDelete deletes through, given per test: the service, its delete, the writer. */
-export interface NodeDelete<S> {
-  service: { delete(scope: S, conditions: RequestConditions): Promise<Representation<never>> };
-  /** The repository's delete: answers the deleted node's revision, or undefined for none. */
-  remove: jest.Mock<(round: Round, scope: S) => Pending<number | undefined>>;
-  writer: WriterMock;
-}
-
-/** Registers `delete`: deleting a node, its If-Match checked with the deleted node's tag. */
-export function describeNodeDelete<S extends object>(
-  name: string,
-  scope: S,
-  subject: () => NodeDelete<S>,
-): void {
-  const node = name.toLowerCase();
-
-  describe('delete', () => {
-    it('deletes at revision 8 and answers no body with Project-Revision 8', async () => {
-      const { service, remove } = subject();
-      remove.mockImplementation(() => reply(5));
-      const deleted = await service.delete(scope, ifMatch('"r5"'));
-      expect(remove).toHaveBeenCalledWith(TX, scope);
-      expect(deleted.body).toBeUndefined();
-      expect(deleted.notModified).toBe(false);
-      expect(deleted.headers).toEqual({ projectRevision: 8 });
-    });
-
-    it('sends the delete in the lock’s round, then answers at the revision the lock reports', async () => {
-      const { service, remove, writer } = subject();
-      remove.mockImplementation(() => reply(5));
-      duringFirstRound(writer, () => expect(remove).toHaveBeenCalledWith(TX, scope), LATE_LOCK);
-      await expect(service.delete(scope, ifMatch('"r5"'))).resolves.toMatchObject({
-        headers: { projectRevision: 13 },
-      });
-    });
-
-    it(`fails with the deleted ${node}’s tag when If-Match names another (the write rolls back)`, async () => {
-      const { service, remove, writer } = subject();
-      remove.mockImplementation(() => reply(5));
-      // An older tag, the project's current and next revisions, and the weak form of its own.
-      const others = ['"r4"', '"r7"', '"r8"', 'W/"r5"'];
-      for (const tag of others) {
-        await expect(service.delete(scope, ifMatch(tag))).rejects.toMatchObject({
-          constructor: PreconditionFailedError,
-          currentTag: '"r5"',
-        });
-      }
-      expect(writer.write.mock.results).toHaveLength(others.length);
-      for (const { value } of writer.write.mock.results) {
-        await expect(value).rejects.toBeInstanceOf(PreconditionFailedError);
-      }
-    });
-
-    it(`a missing ${node} is ResourceNotFoundError, whatever If-Match says`, async () => {
-      const { service, remove } = subject();
-      remove.mockImplementation(() => reply(undefined));
-      for (const conditions of [RequestConditions.NONE, ifMatch('*'), ifMatch('"r5"')]) {
-        await expectNotFound(service.delete(scope, conditions), name);
-      }
-    });
-
-    it(`another account’s project is ResourceNotFoundError("Project"), before the ${node}’s rules`, async () => {
-      const { service, remove, writer } = subject();
-      remove.mockImplementation(() => reply(undefined));
-      lockFindsNoProject(writer);
-      await expectNotFound(service.delete(scope, ifMatch('"r1"')), 'Project');
-    });
-  });
-}
+/**
+ * What a copy statement reports for a copy into `destination`: the original's tag r5, 4 nodes
+ * made, the tree from 1000 to 1200 bytes, 3 children there; `reported` adds the level's own.
+ */
+export const copiedInto = <R extends object = object>(destination: Destination, reported?: R) => ({
+  revision: 5,
+  destination,
+  nodes: 4,
+  treeBefore: 1000,
+  treeAfter: 1200,
+  siblings: 3,
+  copied: true,
+  ...(reported as R),
+});
 
 /** What a fake connection answers one statement with: its rows, a failure, or rows to come. */
 export type FakeAnswer = readonly unknown[] | Error | Promise<readonly unknown[]>;
@@ -471,568 +607,7 @@ export function fakeConnection(
   };
 }
 
-/** A request sent with `Idempotency-Key`, as the controllers pass it on. */
-export const IDEMPOTENT: IdempotencyRequest = { key: 'key-1', fingerprint: 'fingerprint-1' };
-
-/** A parent of the project other than the node's own: an id of the shape the API gives. */
-export const TARGET_ID = '0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a83';
-
-/** Parent ids of the wrong shape, as a body may send them: they name nothing. */
-export const MALFORMED_IDS = [
-  'c2',
-  TARGET_ID.slice(1),
-  `${TARGET_ID}'--`,
-  TARGET_ID.replace(/-/g, ''),
-];
-
-/** Any id a write makes for a new node: a UUIDv7. */
-export const A_NEW_ID = expect.stringMatching(
-  /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
-);
-
-/** What a move or a copy of a node of one level is about: names, ids, parents and paths. */
-export interface NodeMoveRules<S> {
-  /** The node's resource name ('Content') and its parent's ('Column'). */
-  node: string;
-  parent: string;
-  /** The level as SiblingOrderRepository names it, and the body member naming the parent. */
-  level: ChildLevel;
-  parentMember: string;
-  /** The node's scope, and the ids in it of its parent and of itself. */
-  scope: S;
-  ownParentId: string;
-  nodeId: string;
-  /** The scope of the node under a parent with another id (a UUID, which a body may name). */
-  scopeUnder: (parentId: string) => S;
-  /** The node's own parent, and the parent TARGET_ID, as a move or copy statement reports them. */
-  own: Destination;
-  target: Destination;
-  /** The path of node `id` in its own parent and in TARGET_ID. */
-  pathIn: { own: (id: string) => string; target: (id: string) => string };
-  /** What the statements also report at this level (a column's size and row width). */
-  reported?: object;
-  /** A report that breaks this level's own limit on its target (the count, or the row width). */
-  full: object;
-}
-
-/** What describeNodeMove moves through, given per test: the service, its mocks, the writer. */
-export interface NodeMove<S> {
-  service: {
-    move(
-      scope: S,
-      body: any,
-      conditions: RequestConditions,
-      idempotency?: IdempotencyRequest,
-    ): Promise<Representation<unknown>>;
-  };
-  /** The repository's move. */
-  move: jest.Mock<(...args: any[]) => any>;
-  placed: ReturnType<typeof placedMock>;
-  writer: WriterMock;
-}
-
-/** The body of a move or a copy: into `parentId` (its own parent when left out), at `position`. */
-const bodyOf = (member: string, parentId?: string, position?: number) => ({
-  ...(parentId === undefined ? {} : { [member]: parentId }),
-  ...(position === undefined ? {} : { position }),
-});
-
-/**
- * What a move statement reports for node `nodeId` moved into `destination`: its tag r5 before
- * the move, 3 children there, the tree at 1200 bytes after it; `reported` adds what the level reports.
- */
-export const movedInto = <R extends object = object>(
-  nodeId: string,
-  destination: Destination,
-  reported?: R,
-) => ({
-  revision: 5,
-  json: `{"_id":"${nodeId}"}`,
-  destination,
-  moved: true,
-  siblings: 3,
-  treeBytes: 1200,
-  ...(reported as R),
-});
-
-/**
- * Registers `move` for a node that may change parent (row, column, content): the placement it
- * asks for, what the statement is told, the 404s, If-Match against the node's own tag (a move
- * gives it the move's revision), the 8 MiB limit, a move that changes nothing, the new Location, and what the
- * writer is given. `levelRules` adds the level's own limits inside the same `describe`.
- */
-export function describeNodeMove<S extends object>(
-  rules: NodeMoveRules<S>,
-  subject: () => NodeMove<S>,
-  levelRules: () => void = () => undefined,
-): void {
-  const { node: Node, parent: Parent, scope, nodeId } = rules;
-  const node = Node.toLowerCase();
-  const parent = Parent.toLowerCase();
-  const into = (parentId?: string, position?: number) =>
-    bodyOf(rules.parentMember, parentId, position);
-  const MOVED = movedInto(nodeId, rules.target, rules.reported);
-  /** What it reports when the node was where the request puts it already. */
-  const STAYED = {
-    ...MOVED,
-    destination: rules.own,
-    moved: false,
-    siblings: undefined,
-    treeBytes: undefined,
-  };
-
-  describe('move', () => {
-    it(`moves into the ${parent} the body names, at its end, and answers the ${node} with the move's revision 8 as its tag and its new Location`, async () => {
-      const { service, move, placed } = subject();
-      move.mockImplementation(() => reply(MOVED));
-      const answer = await service.move(scope, into(TARGET_ID), RequestConditions.NONE);
-      expect(move).toHaveBeenCalledWith(TX, scope, { toParentId: TARGET_ID, position: null });
-      // The statement finds its own place: no sibling-order read before it.
-      expect(placed).not.toHaveBeenCalled();
-      expect(answer.body?.text).toBe(MOVED.json);
-      expect(answer.headers).toEqual({
-        etag: '"r8"',
-        projectRevision: 8,
-        location: rules.pathIn.target(nodeId),
-      });
-    });
-
-    it(`without a ${parent} id moves within its own ${parent}, to the position asked`, async () => {
-      const { service, move } = subject();
-      move.mockImplementation(() => reply({ ...MOVED, destination: rules.own }));
-      const answer = await service.move(scope, into(undefined, 2), RequestConditions.NONE);
-      expect(move).toHaveBeenCalledWith(TX, scope, { toParentId: null, position: 2 });
-      expect(answer.headers).toEqual({
-        etag: '"r8"',
-        projectRevision: 8,
-        location: rules.pathIn.own(nodeId),
-      });
-    });
-
-    it(`with a ${parent} id and a position tells the statement both`, async () => {
-      const { service, move } = subject();
-      move.mockImplementation(() => reply(MOVED));
-      await service.move(scope, into(TARGET_ID, 0), RequestConditions.NONE);
-      expect(move.mock.calls[0][2]).toEqual({ toParentId: TARGET_ID, position: 0 });
-    });
-
-    it('sends its move in the lock’s round, with or without a position, then answers at the revision the lock reports', async () => {
-      const { service, move, writer } = subject();
-      move.mockImplementation(() => reply(MOVED));
-      for (const body of [into(TARGET_ID), into(TARGET_ID, 0)]) {
-        move.mockClear();
-        duringFirstRound(writer, () => expect(move).toHaveBeenCalledTimes(1), LATE_LOCK);
-        await expect(service.move(scope, body, RequestConditions.NONE)).resolves.toMatchObject({
-          headers: { etag: '"r13"', projectRevision: 13 },
-        });
-      }
-    });
-
-    it(`a move to where the ${node} is already changes nothing and answers the current revision 7`, async () => {
-      const { service, move } = subject();
-      move.mockImplementation(() => reply(STAYED));
-      const answer = await service.move(scope, into(undefined, 1), ifMatch('"r5"'));
-      expect(answer.body?.text).toBe(MOVED.json);
-      expect(answer.headers).toEqual({
-        etag: '"r5"',
-        projectRevision: 7,
-        location: rules.pathIn.own(nodeId),
-      });
-    });
-
-    it(`checks no limit when the ${node} did not move`, async () => {
-      const { service, move } = subject();
-      move.mockImplementation(() => reply({ ...STAYED, ...rules.full, treeBytes: 9 * MiB + 1 }));
-      await expect(service.move(scope, into(), RequestConditions.NONE)).resolves.toBeDefined();
-    });
-
-    it(`a missing ${node} is ResourceNotFoundError, whatever If-Match says`, async () => {
-      const { service, move } = subject();
-      move.mockImplementation(() => reply(undefined));
-      for (const conditions of [RequestConditions.NONE, ifMatch('*'), ifMatch('"r5"')]) {
-        await expectNotFound(service.move(scope, into(TARGET_ID), conditions), Node);
-      }
-    });
-
-    it(`a ${parent} id of no ${parent} of the project is ResourceNotFoundError("${Parent}"), whatever If-Match says`, async () => {
-      const { service, move } = subject();
-      move.mockImplementation(() => reply({ ...STAYED, destination: undefined }));
-      for (const conditions of [RequestConditions.NONE, ifMatch('"r5"'), ifMatch('"r4"')]) {
-        await expectNotFound(service.move(scope, into(TARGET_ID), conditions), Parent);
-      }
-    });
-
-    it(`a malformed ${parent} id is ResourceNotFoundError("${Parent}") before any database work`, async () => {
-      const { service, move, placed, writer } = subject();
-      for (const id of MALFORMED_IDS) {
-        await expectNotFound(service.move(scope, into(id), RequestConditions.NONE), Parent);
-      }
-      expect(writer.write).not.toHaveBeenCalled();
-      expect(placed).not.toHaveBeenCalled();
-      expect(move).not.toHaveBeenCalled();
-    });
-
-    it(`fails with the ${node}’s own tag when If-Match names another (the write rolls back)`, async () => {
-      const { service, move, writer } = subject();
-      move.mockImplementation(() => reply(MOVED));
-      // An older tag, the project's current and next revisions, and the weak form of its own.
-      const others = ['"r4"', '"r7"', '"r8"', 'W/"r5"'];
-      for (const tag of others) {
-        await expect(service.move(scope, into(TARGET_ID), ifMatch(tag))).rejects.toMatchObject({
-          constructor: PreconditionFailedError,
-          currentTag: '"r5"',
-        });
-      }
-      for (const { value } of writer.write.mock.results) {
-        await expect(value).rejects.toBeInstanceOf(PreconditionFailedError);
-      }
-      for (const tag of ['"r5"', '*', '"r4", "r5"']) {
-        await expect(service.move(scope, into(TARGET_ID), ifMatch(tag))).resolves.toBeDefined();
-      }
-    });
-
-    it('checks If-Match before the limits', async () => {
-      const { service, move } = subject();
-      move.mockImplementation(() => reply({ ...MOVED, ...rules.full, treeBytes: 9 * MiB }));
-      await expect(service.move(scope, into(TARGET_ID), ifMatch('"r4"'))).rejects.toBeInstanceOf(
-        PreconditionFailedError,
-      );
-    });
-
-    it('refuses a move that takes the tree past 8 MiB, not one that stays at 8 MiB', async () => {
-      const { service, move } = subject();
-      move.mockImplementationOnce(() => reply({ ...MOVED, treeBytes: 8 * MiB }));
-      await expect(
-        service.move(scope, into(TARGET_ID), RequestConditions.NONE),
-      ).resolves.toBeDefined();
-      move.mockImplementationOnce(() => reply({ ...MOVED, treeBytes: 8 * MiB + 1 }));
-      await expect(
-        service.move(scope, into(TARGET_ID), RequestConditions.NONE),
-      ).rejects.toMatchObject({
-        constructor: LimitExceededError,
-        limit: 8 * MiB,
-      });
-    });
-
-    it('passes the idempotency request on to the writer, with 200 as the status a replay answers', async () => {
-      const { service, move, writer } = subject();
-      move.mockImplementation(() => reply(MOVED));
-      await service.move(scope, into(TARGET_ID), RequestConditions.NONE, IDEMPOTENT);
-      expect(writer.write).toHaveBeenCalledWith(
-        scope,
-        expect.objectContaining({ operation: expect.stringMatching(/\.move$/) }),
-        expect.any(Function),
-        IDEMPOTENT,
-        200,
-      );
-      await service.move(scope, into(TARGET_ID), RequestConditions.NONE);
-      expect(writer.write).toHaveBeenLastCalledWith(
-        scope,
-        expect.anything(),
-        expect.any(Function),
-        undefined,
-        200,
-      );
-    });
-
-    it(`another account’s project is ResourceNotFoundError("Project"), before the ${node}’s rules`, async () => {
-      const { service, move, writer } = subject();
-      move.mockImplementation(() => reply(undefined));
-      lockFindsNoProject(writer);
-      await expectNotFound(service.move(scope, into(TARGET_ID), ifMatch('"r1"')), 'Project');
-    });
-
-    levelRules();
-  });
-}
-
-/** What describeNodeDuplicate copies through, given per test: the service, its mocks, the writer. */
-export interface NodeDuplicate<S> {
-  service: {
-    duplicate(
-      scope: S,
-      body: any,
-      conditions: RequestConditions,
-      idempotency?: IdempotencyRequest,
-    ): Promise<Representation<unknown>>;
-  };
-  /** The repository's copy: the copy's report and its document, both Pending. */
-  copy: jest.Mock<(...args: any[]) => any>;
-  placed: ReturnType<typeof placedMock>;
-  writer: WriterMock;
-}
-
-/**
- * What a copy statement reports for a copy into `destination`: the original's tag r5, 4 nodes
- * made, the tree from 1000 to 1200 bytes, 3 children there; `reported` adds the level's own.
- */
-export const copiedInto = <R extends object = object>(destination: Destination, reported?: R) => ({
-  revision: 5,
-  destination,
-  nodes: 4,
-  treeBefore: 1000,
-  treeAfter: 1200,
-  siblings: 3,
-  copied: true,
-  ...(reported as R),
-});
-
-/**
- * Registers `duplicate` for a node that may be copied into another parent (row, column,
- * content): the placement (right after the original when it stays in its parent), the new id,
- * what the statement is told, the 404s, If-Match against the original's tag, the 20 000 nodes
- * and 8 MiB limits, the copy's tag at the new revision, its Location, and what the writer is
- * given. `levelRules` adds the level's own limits inside the same `describe`.
- */
-export function describeNodeDuplicate<S extends object>(
-  rules: NodeMoveRules<S>,
-  subject: () => NodeDuplicate<S>,
-  levelRules: () => void = () => undefined,
-): void {
-  const { node: Node, parent: Parent, level, scope, ownParentId, nodeId } = rules;
-  const node = Node.toLowerCase();
-  const parent = Parent.toLowerCase();
-  const into = (parentId?: string, position?: number) =>
-    bodyOf(rules.parentMember, parentId, position);
-  const COPIED = copiedInto(rules.target, rules.reported);
-  const COPY_JSON = '{"_id":"the copy"}';
-  /** Makes the copy report `copied` and its document `json` (null: none found). */
-  const copies = (
-    copy: NodeDuplicate<S>['copy'],
-    copied: object | undefined,
-    json: string | null = COPY_JSON,
-  ) => copy.mockImplementation(() => ({ copied: reply(copied), json: reply(json ?? undefined) }));
-  /** A report of a copy refused by the statement: nothing made, nothing counted. */
-  const REFUSED = { copied: false, siblings: undefined };
-
-  describe('duplicate', () => {
-    it(`copies into the ${parent} the body names, at its end, with a new id, and answers the copy with etag "r8", revision 8 and its Location`, async () => {
-      const { service, copy, placed } = subject();
-      copies(copy, COPIED);
-      const answer = await service.duplicate(scope, into(TARGET_ID), RequestConditions.NONE);
-      expect(placed).toHaveBeenCalledWith(
-        TX,
-        level,
-        { projectId: 'p1', parentId: TARGET_ID, position: undefined, afterId: undefined },
-        expect.any(Function),
-      );
-      expect(copy).toHaveBeenCalledWith(TX, scope, {
-        copyId: A_NEW_ID,
-        toParentId: TARGET_ID,
-        sortKey: null,
-        maxNodes: 20_000,
-        maxTreeBytes: 8 * MiB,
-      });
-      const { copyId } = copy.mock.calls[0][2];
-      expect(answer.body?.text).toBe(COPY_JSON);
-      expect(answer.headers).toEqual({
-        etag: '"r8"',
-        projectRevision: 8,
-        location: rules.pathIn.target(copyId),
-      });
-    });
-
-    it(`without a ${parent} id puts the copy right after the original, in its own ${parent}`, async () => {
-      const { service, copy, placed } = subject();
-      copies(copy, { ...COPIED, destination: rules.own });
-      const answer = await service.duplicate(scope, into(), RequestConditions.NONE);
-      expect(placed).toHaveBeenCalledWith(
-        TX,
-        level,
-        { projectId: 'p1', parentId: ownParentId, position: undefined, afterId: nodeId },
-        expect.any(Function),
-      );
-      expect(copy.mock.calls[0][2]).toMatchObject({ toParentId: null, sortKey: '1500' });
-      const { copyId } = copy.mock.calls[0][2];
-      expect(answer.headers.location).toBe(rules.pathIn.own(copyId));
-    });
-
-    it(`naming its own ${parent}, puts the copy right after the original too`, async () => {
-      const { service, copy, placed } = subject();
-      copies(copy, COPIED);
-      const under = rules.scopeUnder(TARGET_ID);
-      await service.duplicate(under, into(TARGET_ID), RequestConditions.NONE);
-      expect(placed.mock.calls[0][2]).toEqual({
-        projectId: 'p1',
-        parentId: TARGET_ID,
-        position: undefined,
-        afterId: nodeId,
-      });
-      expect(copy.mock.calls[0][2]).toMatchObject({ toParentId: TARGET_ID, sortKey: '1500' });
-    });
-
-    // Ids are matched in any letter case (RESOURCE_ID, PostgreSQL's uuid): the same parent.
-    it(`naming its own ${parent}, puts the copy right after the original too`, async () => {
-      const { service, copy, placed } = subject();
-      copies(copy, COPIED);
-      const under = rules.scopeUnder(TARGET_ID);
-      await service.duplicate(under, into(TARGET_ID), RequestConditions.NONE);
-      expect(placed.mock.calls[0][2]).toMatchObject({ afterId: nodeId });
-    });
-
-    it(`naming a ${parent} id in capitals names no ${parent}: ResourceNotFoundError("${Parent}")`, async () => {
-      const { service, copy } = subject();
-      copies(copy, COPIED);
-      await expectNotFound(
-        service.duplicate(scope, into(TARGET_ID.toUpperCase()), RequestConditions.NONE),
-        Parent,
-      );
-      expect(copy).not.toHaveBeenCalled();
-    });
-
-    it(`puts the copy at the position asked, in the ${parent} named or in its own`, async () => {
-      const { service, copy, placed } = subject();
-      copies(copy, COPIED);
-      await service.duplicate(scope, into(TARGET_ID, 0), RequestConditions.NONE);
-      await service.duplicate(scope, into(undefined, 2), RequestConditions.NONE);
-      expect(placed.mock.calls.map(([, , where]) => where)).toEqual([
-        { projectId: 'p1', parentId: TARGET_ID, position: 0, afterId: undefined },
-        { projectId: 'p1', parentId: ownParentId, position: 2, afterId: nodeId },
-      ]);
-      expect(copy.mock.calls.map(([, , request]) => request.sortKey)).toEqual(['1500', '1500']);
-    });
-
-    it('gives every copy an id of its own', async () => {
-      const { service, copy } = subject();
-      copies(copy, COPIED);
-      const first = await service.duplicate(scope, into(TARGET_ID), RequestConditions.NONE);
-      const second = await service.duplicate(scope, into(TARGET_ID), RequestConditions.NONE);
-      const [one, two] = copy.mock.calls.map(([, , request]) => request.copyId);
-      expect(one).toEqual(A_NEW_ID);
-      expect(two).toEqual(A_NEW_ID);
-      expect(one).not.toBe(two);
-      expect(first.headers.location).toBe(rules.pathIn.target(one));
-      expect(second.headers.location).toBe(rules.pathIn.target(two));
-    });
-
-    it('sends the copy and the read of its document in the lock’s round when no place is asked, then answers at the revision the lock reports', async () => {
-      const { service, copy, writer } = subject();
-      copies(copy, COPIED);
-      duringFirstRound(writer, () => expect(copy).toHaveBeenCalledTimes(1), LATE_LOCK);
-      await expect(
-        service.duplicate(scope, into(TARGET_ID), RequestConditions.NONE),
-      ).resolves.toMatchObject({ headers: { etag: '"r13"', projectRevision: 13 } });
-    });
-
-    it(`a missing ${node} is ResourceNotFoundError, whatever If-Match says`, async () => {
-      const { service, copy } = subject();
-      copies(copy, undefined, null);
-      for (const conditions of [RequestConditions.NONE, ifMatch('*'), ifMatch('"r5"')]) {
-        await expectNotFound(service.duplicate(scope, into(TARGET_ID), conditions), Node);
-      }
-    });
-
-    it(`a ${parent} id of no ${parent} of the project is ResourceNotFoundError("${Parent}"), whatever If-Match says`, async () => {
-      const { service, copy } = subject();
-      copies(copy, { ...COPIED, ...REFUSED, destination: undefined }, null);
-      for (const conditions of [RequestConditions.NONE, ifMatch('"r5"'), ifMatch('"r4"')]) {
-        await expectNotFound(service.duplicate(scope, into(TARGET_ID), conditions), Parent);
-      }
-    });
-
-    it(`a malformed ${parent} id is ResourceNotFoundError("${Parent}") before any database work`, async () => {
-      const { service, copy, placed, writer } = subject();
-      for (const id of MALFORMED_IDS) {
-        await expectNotFound(service.duplicate(scope, into(id), RequestConditions.NONE), Parent);
-      }
-      expect(writer.write).not.toHaveBeenCalled();
-      expect(placed).not.toHaveBeenCalled();
-      expect(copy).not.toHaveBeenCalled();
-    });
-
-    it('fails with the original’s tag when If-Match names another (the write rolls back)', async () => {
-      const { service, copy, writer } = subject();
-      copies(copy, COPIED);
-      for (const tag of ['"r4"', '"r7"', '"r8"', 'W/"r5"']) {
-        await expect(service.duplicate(scope, into(TARGET_ID), ifMatch(tag))).rejects.toMatchObject(
-          {
-            constructor: PreconditionFailedError,
-            currentTag: '"r5"',
-          },
-        );
-      }
-      for (const { value } of writer.write.mock.results) {
-        await expect(value).rejects.toBeInstanceOf(PreconditionFailedError);
-      }
-      await expect(
-        service.duplicate(scope, into(TARGET_ID), ifMatch('"r5"')),
-      ).resolves.toMatchObject({ headers: { etag: '"r8"' } });
-    });
-
-    it('checks If-Match before the limits', async () => {
-      const { service, copy } = subject();
-      copies(
-        copy,
-        { ...COPIED, ...REFUSED, ...rules.full, nodes: 20_001, treeAfter: 9 * MiB },
-        null,
-      );
-      await expect(
-        service.duplicate(scope, into(TARGET_ID), ifMatch('"r4"')),
-      ).rejects.toBeInstanceOf(PreconditionFailedError);
-    });
-
-    it('accepts a copy of 20 000 nodes and refuses one of 20 001 with LimitExceededError(20000)', async () => {
-      const { service, copy } = subject();
-      copies(copy, { ...COPIED, nodes: 20_000 });
-      await expect(
-        service.duplicate(scope, into(TARGET_ID), RequestConditions.NONE),
-      ).resolves.toBeDefined();
-      copies(copy, { ...COPIED, ...REFUSED, nodes: 20_001 }, null);
-      await expect(
-        service.duplicate(scope, into(TARGET_ID), RequestConditions.NONE),
-      ).rejects.toMatchObject({ constructor: LimitExceededError, limit: 20_000 });
-    });
-
-    it('refuses a copy that takes the tree past 8 MiB, not one that stays at 8 MiB', async () => {
-      const { service, copy } = subject();
-      copies(copy, { ...COPIED, treeAfter: 8 * MiB });
-      await expect(
-        service.duplicate(scope, into(TARGET_ID), RequestConditions.NONE),
-      ).resolves.toBeDefined();
-      copies(copy, { ...COPIED, ...REFUSED, treeAfter: 8 * MiB + 1 }, null);
-      await expect(
-        service.duplicate(scope, into(TARGET_ID), RequestConditions.NONE),
-      ).rejects.toMatchObject({ constructor: LimitExceededError, limit: 8 * MiB });
-    });
-
-    it('a copy the statement refused under no rule the service knows fails as a defect, not as a client error', async () => {
-      const { service, copy } = subject();
-      copies(copy, { ...COPIED, ...REFUSED }, null);
-      await expect(
-        service.duplicate(scope, into(TARGET_ID), RequestConditions.NONE),
-      ).rejects.toMatchObject({
-        constructor: Error,
-        message: 'A copy was refused by no rule the service knows',
-      });
-    });
-
-    it(`a copy whose document its round does not find is ResourceNotFoundError("${Node}")`, async () => {
-      const { service, copy } = subject();
-      copies(copy, COPIED, null);
-      await expectNotFound(service.duplicate(scope, into(TARGET_ID), RequestConditions.NONE), Node);
-    });
-
-    it('passes the idempotency request on to the writer, the status left to it (a copy answers 201)', async () => {
-      const { service, copy, writer } = subject();
-      copies(copy, COPIED);
-      await service.duplicate(scope, into(TARGET_ID), RequestConditions.NONE, IDEMPOTENT);
-      const [called, change, work, idempotency, status] = writer.write.mock.calls[0];
-      expect([called, change, work, idempotency]).toEqual([
-        scope,
-        expect.objectContaining({ operation: expect.stringMatching(/\.duplicate$/) }),
-        expect.any(Function),
-        IDEMPOTENT,
-      ]);
-      expect(status ?? CREATED).toBe(201);
-    });
-
-    it(`another account’s project is ResourceNotFoundError("Project"), before the ${node}’s rules`, async () => {
-      const { service, copy, writer } = subject();
-      copies(copy, undefined, null);
-      lockFindsNoProject(writer);
-      await expectNotFound(service.duplicate(scope, into(TARGET_ID), ifMatch('"r1"')), 'Project');
-    });
-
-    levelRules();
-  });
-}
+/** AssetNames that lets every body through (the asset checks have their own e2e tests). */
+export const ANY_ASSETS = {
+  assertNameable: () => Promise.resolve(),
+} as unknown as AssetNames;

@@ -1,5 +1,8 @@
+import { jest } from '@jest/globals';
 import { sqlStatement } from './sql-statement';
 import {
+  inSequence,
+  mapStep,
   Pending,
   type Round,
   RoundOver,
@@ -286,6 +289,259 @@ describe('startWork', () => {
       );
       await db.answerAll(() => [{ n: 21 }]);
       await expect(started.answer).resolves.toBe(42);
+    });
+  });
+});
+
+describe('inSequence', () => {
+  /** What the works did, in order: their sends, continuations and rules. */
+  let done: string[];
+  beforeEach(() => (done = []));
+
+  /** A work of one round: sends READ(id), then its rule answers the row's n (or throws `refusal`). */
+  const oneRound =
+    (id: number, refusal?: Error) =>
+    (round: Round): Step<number> => {
+      done.push(`send ${id}`);
+      const read = round.row(READ, { id });
+      return round.finish(() => {
+        done.push(`rule ${id}`);
+        if (refusal) throw refusal;
+        return read.get()!.n;
+      });
+    };
+  /** A work that reads READ(id), then writes WRITE(id) in a round of its own, and answers its n. */
+  const twoRounds =
+    (id: number) =>
+    (round: Round): Step<number> => {
+      done.push(`send ${id}`);
+      round.row(READ, { id });
+      return round.next((next) => {
+        done.push(`continue ${id}`);
+        const written = next.row(WRITE, { id });
+        return next.finish(() => {
+          done.push(`rule ${id}`);
+          return written.get()!.n;
+        });
+      });
+    };
+
+  it('lets a work that finishes in a round start the next one in that round, right behind it', async () => {
+    const db = fakeConnection();
+    const started = startWork(
+      (round) => inSequence(round, [oneRound(1), oneRound(2), oneRound(3)]),
+      db.send,
+      notStopped,
+    );
+    expect(started.sendsMore).toBe(false);
+    expect(db.sent).toEqual([
+      'unit-spec.read({"id":1})',
+      'unit-spec.read({"id":2})',
+      'unit-spec.read({"id":3})',
+    ]);
+    expect(done).toEqual(['send 1', 'send 2', 'send 3']);
+    await db.answerAll((i) => [{ n: 10 + i }]);
+    await expect(started.answer).resolves.toEqual([10, 11, 12]);
+    expect(done).toEqual(['send 1', 'send 2', 'send 3', 'rule 1', 'rule 2', 'rule 3']);
+  });
+
+  it('ends the round at a work that sends more: the next ones start in the round after, behind its own', async () => {
+    const db = fakeConnection();
+    const started = startWork(
+      (round) => inSequence(round, [oneRound(1), twoRounds(2), oneRound(3), oneRound(4)]),
+      db.send,
+      notStopped,
+    );
+    expect(started.sendsMore).toBe(true);
+    expect(db.sent).toEqual(['unit-spec.read({"id":1})', 'unit-spec.read({"id":2})']);
+    await db.answerAll(() => [{ n: 1 }]);
+    expect(db.sent.slice(2)).toEqual([
+      'unit-spec.write({"id":2})',
+      'unit-spec.read({"id":3})',
+      'unit-spec.read({"id":4})',
+    ]);
+    await db.answerAll((i) => [{ n: 20 + i }]);
+    // The answers in the order of the works, whichever round each ended in.
+    await expect(started.answer).resolves.toEqual([1, 20, 21, 22]);
+    // Each work's rules once its round has answered, in order; the first's before the second
+    // goes on.
+    expect(done).toEqual([
+      'send 1',
+      'send 2',
+      'rule 1',
+      'continue 2',
+      'send 3',
+      'send 4',
+      'rule 2',
+      'rule 3',
+      'rule 4',
+    ]);
+  });
+
+  it('takes as many rounds as its works’ next rounds, not one per work', async () => {
+    const db = fakeConnection();
+    let rounds = 1;
+    const started = startWork(
+      (round) => inSequence(round, [twoRounds(1), twoRounds(2), oneRound(3)]),
+      db.send,
+      notStopped,
+    );
+    for (;;) {
+      const sent = db.sent.length;
+      await db.answerAll(() => [{ n: 0 }]);
+      if (db.sent.length === sent) break;
+      rounds += 1;
+    }
+    await expect(started.answer).resolves.toEqual([0, 0, 0]);
+    // read 1 | write 1, read 2 | write 2, read 3.
+    expect(rounds).toBe(3);
+  });
+
+  it('fails with a later work’s rule once the rules before it passed, and runs none after it', async () => {
+    const db = fakeConnection();
+    const refusal = new Error('the second work’s rule');
+    const started = startWork(
+      (round) => inSequence(round, [oneRound(1), oneRound(2, refusal), oneRound(3)]),
+      db.send,
+      notStopped,
+    );
+    const outcome = outcomeOf(started.answer);
+    await db.answerAll();
+    expect(await outcome).toBe(refusal);
+    expect(done).toEqual(['send 1', 'send 2', 'send 3', 'rule 1', 'rule 2']);
+  });
+
+  it('fails with the first work’s rule before the second one’s continuation runs', async () => {
+    const db = fakeConnection();
+    const refusal = new Error('the first work’s rule');
+    const started = startWork(
+      (round) => inSequence(round, [oneRound(1, refusal), twoRounds(2)]),
+      db.send,
+      notStopped,
+    );
+    const outcome = outcomeOf(started.answer);
+    await db.answerAll();
+    expect(await outcome).toBe(refusal);
+    expect(done).toEqual(['send 1', 'send 2', 'rule 1']);
+    expect(db.sent).toHaveLength(2);
+  });
+
+  it('answers an empty list for no works, sending nothing', async () => {
+    const db = fakeConnection();
+    const started = startWork((round) => inSequence(round, []), db.send, notStopped);
+    await expect(started.answer).resolves.toEqual([]);
+    expect(db.sent).toEqual([]);
+  });
+});
+
+describe('mapStep', () => {
+  it('passes what the continuation answers through `answer`', async () => {
+    const db = fakeConnection();
+    const started = startWork(
+      (round) => {
+        const read = round.row(READ, { id: 1 });
+        return mapStep(
+          round.finish(() => read.get()!.n),
+          (n) => `n=${n}`,
+        );
+      },
+      db.send,
+      notStopped,
+    );
+    await db.answerAll(() => [{ n: 4 }]);
+    await expect(started.answer).resolves.toBe('n=4');
+  });
+
+  it('passes what the continuation throws through `failure`, and answers nothing', async () => {
+    const db = fakeConnection();
+    const refusal = new Error('a rule');
+    const told = new Error('told apart');
+    const failure = jest.fn((_error: unknown) => told);
+    const answer = jest.fn((n: number) => n);
+    const started = startWork(
+      (round) =>
+        mapStep(
+          round.finish((): number => {
+            throw refusal;
+          }),
+          answer,
+          failure,
+        ),
+      db.send,
+      notStopped,
+    );
+    await expect(started.answer).rejects.toBe(told);
+    expect(failure).toHaveBeenCalledWith(refusal);
+    expect(answer).not.toHaveBeenCalled();
+  });
+
+  it('leaves a failure as it is when told no `failure`', async () => {
+    const db = fakeConnection();
+    const refusal = new Error('a rule');
+    const started = startWork(
+      (round) =>
+        mapStep(
+          round.finish((): number => {
+            throw refusal;
+          }),
+          (n) => n + 1,
+        ),
+      db.send,
+      notStopped,
+    );
+    await expect(started.answer).rejects.toBe(refusal);
+  });
+
+  describe('through several rounds', () => {
+    /** A work of three rounds whose last rule answers the last row's n, or whose `failing` round throws. */
+    const threeRounds =
+      (failing?: { round: 2 | 3; error: Error }) =>
+      (round: Round): Step<number> => {
+        round.row(READ, { id: 1 });
+        return round.next((second) => {
+          if (failing?.round === 2) throw failing.error;
+          second.row(READ, { id: 2 });
+          return second.next((third) => {
+            const last = third.row(WRITE, { id: 3 });
+            return third.finish(() => {
+              if (failing?.round === 3) throw failing.error;
+              return last.get()!.n;
+            });
+          });
+        });
+      };
+
+    async function run(work: Work<string>) {
+      const db = fakeConnection();
+      const started = startWork(work, db.send, notStopped);
+      const outcome = outcomeOf(started.answer);
+      for (let round = 0; round < 3; round += 1) await db.answerAll(() => [{ n: 7 }]);
+      return { sendsMore: started.sendsMore, sent: db.sent, outcome: await outcome };
+    }
+
+    it('maps the answer of its last round, keeping every round', async () => {
+      const { sendsMore, sent, outcome } = await run((round) =>
+        mapStep(threeRounds()(round), (n) => `last ${n}`),
+      );
+      expect(sendsMore).toBe(true);
+      expect(sent).toEqual([
+        'unit-spec.read({"id":1})',
+        'unit-spec.read({"id":2})',
+        'unit-spec.write({"id":3})',
+      ]);
+      expect(outcome).toBe('last 7');
+    });
+
+    it.each([2, 3] as const)('maps a failure in round %i', async (failingRound) => {
+      const error = new Error(`round ${failingRound}`);
+      const { outcome } = await run((round) =>
+        mapStep(
+          threeRounds({ round: failingRound, error })(round),
+          (n) => `last ${n}`,
+          (e) => new Error(`mapped: ${(e as Error).message}`),
+        ),
+      );
+      expect(outcome).toEqual(new Error(`mapped: round ${failingRound}`));
     });
   });
 });

@@ -1,5 +1,6 @@
 import { ColumnContentDto } from '../content/column-content.dto';
 import { TextDataDto } from '../content/data/text-data.dto';
+import { ContentTreeDto } from '../tree/content-tree.dto';
 import { CONTENTS_PER_COLUMN_MAX } from '../limits';
 import { validateBody } from '../validation/validate-body';
 import { CreateColumnDto } from './create-column.dto';
@@ -44,13 +45,33 @@ describe('CreateColumnDto', () => {
     });
     expect(result.errors).toEqual([]);
     const contents = result.value?.contents ?? [];
-    expect(contents[0]).toBeInstanceOf(ColumnContentDto);
+    // Part three: a create's contents are the contents of a tree (ContentTreeDto), no longer
+    // the elements of a column's list (ColumnContentDto, which an update still takes).
+    expect(contents[0]).toBeInstanceOf(ContentTreeDto);
+    expect(contents[0]).not.toBeInstanceOf(ColumnContentDto);
     expect(contents[1]?.data).toBeInstanceOf(TextDataDto);
     expect(result.value).toEqual({
       size: 4,
       contents: [{ type: 'empty' }, { type: 'text', data: { html: '<p>Hi</p>' } }],
       position: 1,
     });
+  });
+
+  it('drops the _id a read gives to the column and to each of its contents: every one is new', async () => {
+    const result = await validateBody(CreateColumnDto, {
+      _id: '0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a87',
+      size: '6',
+      contents: [
+        { _id: '0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a88', type: 'empty', data: {} },
+        { _id: 'not even an id', type: 'empty' },
+      ],
+    });
+    expect(result.errors).toEqual([]);
+    expect(result.value).toEqual({
+      size: 6,
+      contents: [{ type: 'empty', data: {} }, { type: 'empty' }],
+    });
+    for (const content of result.value?.contents ?? []) expect('_id' in content).toBe(false);
   });
 
   it('points into the element of contents that is wrong', async () => {
@@ -120,6 +141,8 @@ describe('UpdateColumnDto', () => {
     const result = await validateBody(UpdateColumnDto, read);
     expect(result.errors).toEqual([]);
     expect(result.value).toEqual({ ...read, size: 6 });
+    // An update's contents keep their _id: it names the content updated in place.
+    expect(result.value?.contents?.[0]).toBeInstanceOf(ColumnContentDto);
   });
 
   it('accepts an empty body and rejects a null size', async () => {

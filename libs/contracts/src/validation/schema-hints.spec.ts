@@ -8,6 +8,10 @@ import { QuoteContentDto } from '../content/data/quote-content.dto';
 import { TextDataDto } from '../content/data/text-data.dto';
 import { SignUpDto } from '../account/sign-up.dto';
 import { CreateProjectDto } from '../project/create-project.dto';
+import { BlockTreeDto } from '../tree/block-tree.dto';
+import { ColumnTreeDto } from '../tree/column-tree.dto';
+import { ContentTreeDto } from '../tree/content-tree.dto';
+import { RowTreeDto } from '../tree/row-tree.dto';
 import { Rule } from './rule';
 import {
   classSchemaHintOf,
@@ -24,9 +28,30 @@ describe('schema hints', () => {
       username: { type: 'string', minLength: 3, maxLength: 254 },
       password: { type: 'string', minLength: 8, maxLength: 256 },
     });
+    // Part three: a project's create takes its blocks, and the members a read adds (ignored).
     expect(schemaHintsOf(CreateProjectDto)).toEqual({
+      _id: { type: 'string' },
       title: { type: 'string', minLength: 1, maxLength: 200 },
+      revision: { type: 'integer' },
+      createdAt: { type: 'string', format: 'date-time' },
+      updatedAt: { type: 'string', format: 'date-time' },
+      role: { type: 'string' },
+      blocks: { type: 'array' },
     });
+  });
+
+  it('describes the members a read adds to each node of a tree, as a read shows them', () => {
+    expect(schemaHintsOf(BlockTreeDto)).toMatchObject({
+      _id: { type: 'string' },
+      createdAt: { type: 'string', format: 'date-time' },
+      updatedAt: { type: 'string', format: 'date-time' },
+      rows: { type: 'array' },
+    });
+    expect(schemaHintsOf(RowTreeDto)).toMatchObject({ _id: { type: 'string' } });
+    expect(schemaHintsOf(ColumnTreeDto)).toMatchObject({ _id: { type: 'string' } });
+    expect(schemaHintsOf(ContentTreeDto)._id).toEqual({ type: 'string' });
+    // A content's create is a content of a tree: a read's _id is accepted there too.
+    expect(schemaHintsOf(CreateContentDto)._id).toEqual({ type: 'string' });
   });
 
   it('includes inherited members', () => {

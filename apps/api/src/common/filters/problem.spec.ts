@@ -2,6 +2,7 @@ import { HttpException, NotFoundException } from '@nestjs/common';
 import { errorCodes } from 'fastify';
 import {
   AuthenticationRequiredError,
+  BatchOperationFailedError,
   ContentTooLargeError,
   DatabaseUnavailableError,
   DomainError,
@@ -10,6 +11,7 @@ import {
   PreconditionFailedError,
   PreconditionRequiredError,
   RecentSignInRequiredError,
+  RefusedMemberError,
   RequestValidationError,
   ResourceNotFoundError,
   RowWidthExceededError,
@@ -221,6 +223,97 @@ describe('toProblem', () => {
       expect(problem.status).toBe(500);
       expect(problem.unexpected).toBe(error);
       expect(JSON.stringify(problem.body)).not.toContain('internal detail');
+    });
+  });
+
+  describe('refusals wrapped with where they happened', () => {
+    it('BatchOperationFailedError → the refusal’s own problem, its status, type and members, with operationIndex', () => {
+      const refusal = new RowWidthExceededError(4, 6, 12);
+      const alone = toProblem(refusal, INSTANCE);
+      const problem = toProblem(new BatchOperationFailedError(3, refusal), INSTANCE);
+      expect(problem.status).toBe(409);
+      expect(problem.headers).toEqual(alone.headers);
+      expect(problem.logLevel).toBe(alone.logLevel);
+      expect(problem.body).toEqual({ ...alone.body, operationIndex: 3 });
+      expect(problem.body).toMatchObject({
+        type: '/problems/row-width-exceeded',
+        availableSize: 4,
+        operationIndex: 3,
+      });
+      expect(problem.unexpected).toBeUndefined();
+    });
+
+    it.each([
+      [new RequestValidationError([{ pointer: '/size', detail: 'is required' }]), 400],
+      [new ResourceNotFoundError('Row'), 404],
+      [new PreconditionFailedError('"r5"'), 412],
+      [new LimitExceededError(500, 'A block holds at most 500'), 409],
+      [new ContentTooLargeError(256 * 1024, '/contents/0/data'), 413],
+    ])(
+      'BatchOperationFailedError of %p → its status %i and headers, operationIndex 0 included',
+      (refusal, status) => {
+        const alone = toProblem(refusal, INSTANCE);
+        const problem = toProblem(new BatchOperationFailedError(0, refusal), INSTANCE);
+        expect(problem.status).toBe(status);
+        expect(problem.headers).toEqual(alone.headers);
+        expect(problem.body).toEqual({ ...alone.body, operationIndex: 0 });
+      },
+    );
+
+    it('BatchOperationFailedError of an error nobody anticipated → 500, still unexpected, nothing of it told', () => {
+      const defect = new Error('column "secret" does not exist');
+      const problem = toProblem(new BatchOperationFailedError(2, defect), INSTANCE);
+      expect(problem.status).toBe(500);
+      expect(problem.unexpected).toBe(defect);
+      expect(problem.body).toMatchObject({ type: '/problems/internal', operationIndex: 2 });
+      expect(JSON.stringify(problem.body)).not.toContain('secret');
+    });
+
+    it('RefusedMemberError → the refusal’s own problem with the member pointer', () => {
+      const refusal = new LimitExceededError(500, 'A project holds at most 500');
+      const alone = toProblem(refusal, INSTANCE);
+      const problem = toProblem(new RefusedMemberError('/blocks/500', refusal), INSTANCE);
+      expect(problem.status).toBe(409);
+      expect(problem.headers).toEqual(alone.headers);
+      expect(problem.body).toEqual({ ...alone.body, pointer: '/blocks/500' });
+      expect(problem.body).toMatchObject({
+        type: '/problems/limit-exceeded',
+        detail: 'A project holds at most 500',
+        limit: 500,
+        pointer: '/blocks/500',
+      });
+    });
+
+    it.each([
+      [new RowWidthExceededError(2, 3, 12), '/blocks/2/rows/0/columns/3/size', 409],
+      [
+        new ContentTooLargeError(256 * 1024, '/rows/0/columns/0/contents/1/data'),
+        '/rows/0/columns/0/contents/1/data',
+        413,
+      ],
+      [new LimitExceededError(8 * 1024 * 1024, 'too big'), '', 409],
+    ])(
+      'RefusedMemberError of %p at %j → its status %i, its members and the pointer',
+      (refusal, pointer, status) => {
+        const alone = toProblem(refusal, INSTANCE);
+        const problem = toProblem(new RefusedMemberError(pointer, refusal), INSTANCE);
+        expect(problem.status).toBe(status);
+        expect(problem.body).toEqual({ ...alone.body, pointer });
+      },
+    );
+
+    it('a batch operation’s refused member → both the pointer and operationIndex', () => {
+      const refusal = new RowWidthExceededError(0, 1, 12);
+      const problem = toProblem(
+        new BatchOperationFailedError(1, new RefusedMemberError('/columns/1/size', refusal)),
+        INSTANCE,
+      );
+      expect(problem.status).toBe(409);
+      expect(problem.body).toEqual({
+        ...toProblem(refusal, INSTANCE).body,
+        pointer: '/columns/1/size',
+        operationIndex: 1,
+      });
     });
   });
 

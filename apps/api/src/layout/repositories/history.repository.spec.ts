@@ -1,4 +1,4 @@
-import { fakeConnection } from '../../../../../test/support/layout-service-fakes';
+import { fakeConnection, lockedRound } from '../../../../../test/support/layout-service-fakes';
 import { HistoryRepository } from './history.repository';
 import { RESTORE } from './sql/history.sql';
 
@@ -8,7 +8,7 @@ describe('HistoryRepository.restore', () => {
       statement === RESTORE.project ? [{ json: '{"_id":"p1"}', tree_bytes: '120' }] : [],
     );
     const restored = await connection.run((round) => {
-      const pending = new HistoryRepository().restore(round, {
+      const pending = new HistoryRepository().restore(lockedRound(round), {
         projectId: 'p1',
         revision: 3,
         kept: 1000,

@@ -1,11 +1,13 @@
 import { jest } from '@jest/globals';
-import { PROJECTS_PER_ACCOUNT_MAX } from '@layout/contracts';
+import { DEFAULT_BLOCK_STYLE, PROJECTS_PER_ACCOUNT_MAX } from '@layout/contracts';
 import {
   AuthenticationRequiredError,
   LimitExceededError,
   PreconditionFailedError,
+  RefusedMemberError,
   RequestValidationError,
   ResourceNotFoundError,
+  RowWidthExceededError,
 } from '../../common/errors';
 import { RequestConditions } from '../../common/http/request-conditions';
 import { type Database } from '../../database/database';
@@ -31,6 +33,7 @@ import {
   TX,
   type WriterMock,
   writerMock,
+  ANY_ASSETS,
 } from '../../../../../test/support/layout-service-fakes';
 import { ProjectsService } from './projects.service';
 import { type TreeWriter } from './tree-writer';
@@ -74,6 +77,7 @@ describe('ProjectsService', () => {
       writer as unknown as TreeWriter,
       repository as unknown as ProjectsRepository,
       keys,
+      ANY_ASSETS,
     );
   });
 
@@ -200,6 +204,51 @@ describe('ProjectsService', () => {
       expect(answer.headers.etag).toBe('"r7"');
     });
 
+    describe('as an export (format=portable)', () => {
+      const READ = {
+        revision: 7,
+        json: JSON.stringify({
+          _id: 'p1',
+          title: 'Old',
+          revision: 7,
+          createdAt: '2026-01-01T00:00:00.000Z',
+          updatedAt: '2026-01-02T00:00:00.000Z',
+          blocks: [],
+        }),
+      };
+
+      it('answers the document without the members a read adds, under a tag of its own', async () => {
+        repository.reads.project.document.mockResolvedValue(READ);
+        const answer = await service.retrieve(PROJECT, RequestConditions.NONE, 'portable');
+        expect(repository.reads.project.document).toHaveBeenCalledWith(db, PROJECT);
+        expect(answer.body?.text).toBe('{"title":"Old","blocks":[]}');
+        expect(answer.headers).toEqual({ etag: '"r7-portable"' });
+      });
+
+      it('answers 304 to its own tag only, not to the read’s', async () => {
+        repository.reads.project.revision.mockResolvedValue(7);
+        repository.reads.project.documentAt.mockResolvedValue(READ);
+        const kept = await service.retrieve(PROJECT, ifNoneMatch('"r7-portable"'), 'portable');
+        expect(kept.notModified).toBe(true);
+        expect(kept.headers).toEqual({ etag: '"r7-portable"' });
+        const read = await service.retrieve(PROJECT, ifNoneMatch('"r7"'), 'portable');
+        expect(read.notModified).toBe(false);
+        expect(read.body?.text).toBe('{"title":"Old","blocks":[]}');
+        // And the read answers no 304 to the export's tag.
+        const plain = await service.retrieve(PROJECT, ifNoneMatch('"r7-portable"'));
+        expect(plain.notModified).toBe(false);
+        expect(plain.headers).toEqual({ etag: '"r7"' });
+      });
+
+      it('is ResourceNotFoundError for a missing project', async () => {
+        repository.reads.project.document.mockResolvedValue(undefined);
+        await expectNotFound(
+          service.retrieve(PROJECT, RequestConditions.NONE, 'portable'),
+          'Project',
+        );
+      });
+    });
+
     it('throws ResourceNotFoundError for a missing project, with or without If-None-Match', async () => {
       repository.reads.project.revision.mockResolvedValue(undefined);
       repository.reads.project.document.mockResolvedValue(undefined);
@@ -209,18 +258,101 @@ describe('ProjectsService', () => {
   });
 
   describe('create', () => {
-    const CREATED = { id: 'p9', revision: 1, json: '{"_id":"p9"}', projects: 10 };
+    const CREATED = { json: '{"_id":"p9"}', projects: 10, treeBytes: 100 };
+    /** The id the create made for its project. */
+    const newProjectId = (): string => repository.insert.mock.calls[0][1].projectId;
 
     it('inserts in a transaction and answers the project at revision 1 with its Location', async () => {
       repository.insert.mockImplementation(() => reply(CREATED));
       const answer = await service.create('acc-1', { title: 'New' });
       expect(db.transaction).toHaveBeenCalledTimes(1);
-      expect(repository.insert).toHaveBeenCalledWith(TX, 'acc-1', 'New');
+      expect(repository.insert).toHaveBeenCalledWith(
+        TX,
+        { accountId: 'acc-1', projectId: A_NEW_ID, title: 'New' },
+        { nodes: 1, levels: {} },
+      );
+      expect(repository.reads.project.documentIn).not.toHaveBeenCalled();
       expect(answer.body?.text).toBe(CREATED.json);
       expect(answer.headers).toEqual({
         etag: '"r1"',
         projectRevision: 1,
-        location: '/projects/p9',
+        location: `/projects/${newProjectId()}`,
+      });
+    });
+
+    it('gives every new project an id of its own', async () => {
+      repository.insert.mockImplementation(() => reply(CREATED));
+      await service.create('acc-1', { title: 'New' });
+      await service.create('acc-1', { title: 'New' });
+      const [first, second] = repository.insert.mock.calls.map(([, project]) => project.projectId);
+      expect(first).not.toBe(second);
+    });
+
+    describe('with the blocks its body gives (a read or an export posted back)', () => {
+      const DOCUMENT = { revision: 1, json: '{"_id":"p9","blocks":[1]}' };
+      const BODY = {
+        title: 'New',
+        blocks: [{ description: 'Intro', rows: [{ columns: [{ size: 6 }] }] }],
+      };
+
+      beforeEach(() => {
+        repository.insert.mockImplementation(() => reply(CREATED));
+        repository.reads.project.documentIn.mockImplementation(() => reply(DOCUMENT));
+      });
+
+      it('inserts them with it, reads its document in the same round, and answers that document', async () => {
+        const answer = await service.create('acc-1', BODY);
+        const projectId = newProjectId();
+        const subtree = repository.insert.mock.calls[0][2]!;
+        expect(subtree.nodes).toBe(4);
+        expect(subtree.levels.block).toMatchObject({
+          ids: [A_NEW_ID],
+          parents: [projectId],
+          values: [{ description: 'Intro', style: DEFAULT_BLOCK_STYLE }],
+        });
+        expect(subtree.levels.row?.parents).toEqual(subtree.levels.block?.ids);
+        expect(subtree.levels.column?.parents).toEqual(subtree.levels.row?.ids);
+        expect(repository.reads.project.documentIn).toHaveBeenCalledWith(TX, {
+          accountId: 'acc-1',
+          projectId,
+        });
+        expect(answer.body?.text).toBe(DOCUMENT.json);
+        expect(answer.headers).toEqual({
+          etag: '"r1"',
+          projectRevision: 1,
+          location: `/projects/${projectId}`,
+        });
+      });
+
+      it('refuses a tree past 8 MiB as a whole (pointer ""), inside the transaction; accepts one of 8 MiB', async () => {
+        repository.insert.mockImplementation(() => reply({ ...CREATED, treeBytes: 8 * MiB }));
+        await expect(service.create('acc-1', BODY)).resolves.toBeDefined();
+        repository.insert.mockImplementation(() => reply({ ...CREATED, treeBytes: 8 * MiB + 1 }));
+        const failure = service.create('acc-1', BODY);
+        await expect(failure).rejects.toMatchObject({
+          constructor: RefusedMemberError,
+          pointer: '',
+          refusal: expect.objectContaining({ constructor: LimitExceededError, limit: 8 * MiB }),
+        });
+        await expect(db.transaction.mock.results[1].value).rejects.toBeInstanceOf(
+          RefusedMemberError,
+        );
+      });
+
+      it('refuses a node that breaks its rule with its pointer, before any transaction', async () => {
+        const body = {
+          title: 'New',
+          blocks: [{ description: 'Intro', rows: [{ columns: [{ size: 6 }, { size: 7 }] }] }],
+        };
+        await expect(service.create('acc-1', body)).rejects.toMatchObject({
+          constructor: RefusedMemberError,
+          pointer: '/blocks/0/rows/0/columns/1/size',
+          refusal: expect.objectContaining({
+            constructor: RowWidthExceededError,
+            availableSize: 6,
+          }),
+        });
+        expect(db.transaction).not.toHaveBeenCalled();
       });
     });
 

@@ -17,8 +17,9 @@ import {
   IDEMPOTENT,
   settle,
 } from '../../../../../test/support/layout-service-fakes';
-import { type LockedProject, type TreeWrite, TreeWriter } from './tree-writer';
+import { type LockedProject, type LockedRound } from '../locked-round';
 import { type Metrics } from '../../metrics/metrics';
+import { TreeWriter } from './tree-writer';
 
 const SCOPE: ProjectScope = { accountId: 'acc-1', projectId: 'p1' };
 /** The row the lock statement answers for the project at revision 7. */
@@ -64,7 +65,7 @@ const reading: Work<number | undefined> = (write) => {
 
 /** A work that reads READ in its first round and answers a representation of it. */
 const representingWork = () =>
-  jest.fn((write: TreeWrite) => {
+  jest.fn((write: LockedRound) => {
     const read = write.row(READ, { id: 1 });
     return write.finish(() =>
       Representation.of(new SerializedJson<{ n: number }>(`{"n":${read.get()!.n}}`), {
@@ -142,6 +143,45 @@ describe('TreeWriter', () => {
     expect(connection.sent[2].params).toEqual({ n: 2 });
   });
 
+  it('holds the lock in the work’s next rounds too: each is behind it, with the locked project', async () => {
+    const seen: LockedProject[] = [];
+    await expect(
+      writer.write(SCOPE, CHANGE, (write) => {
+        const read = write.row(READ, { id: 1 });
+        return write.next((next) => {
+          seen.push(next.project.get());
+          const written = next.row(WRITE, { n: read.get()!.n + 1 });
+          return next.next((last) => last.finish(() => [written.get()?.n, last.project.get()]));
+        });
+      }),
+    ).resolves.toEqual([2, { revision: 8, currentRevision: 7, title: 'Old', treeBytes: 1000 }]);
+    expect(seen).toEqual([{ revision: 8, currentRevision: 7, title: 'Old', treeBytes: 1000 }]);
+    expect(connection.rounds).toEqual([
+      ['projects.lock', 'tree-writer-spec.read'],
+      ['tree-writer-spec.write'],
+    ]);
+  });
+
+  it('runs a step, then more with its answer in a round of its own, still behind the lock (andThen)', async () => {
+    await expect(
+      writer.write(SCOPE, CHANGE, (write) => {
+        const read = write.row(READ, { id: 1 });
+        return write.andThen(
+          write.finish(() => read.get()!.n),
+          (n, round) => {
+            const written = round.row(WRITE, { n: n + 1 });
+            return round.finish(() => [written.get()?.n, round.project.get().revision]);
+          },
+        );
+      }),
+    ).resolves.toEqual([2, 8]);
+    expect(connection.rounds).toEqual([
+      ['projects.lock', 'tree-writer-spec.read'],
+      ['tree-writer-spec.write'],
+    ]);
+    expect(connection.sent[2].params).toEqual({ n: 2 });
+  });
+
   it('announces the project once its write has committed, and not a write that failed', async () => {
     announcer.announce.mockClear();
     const pending = writer.write(SCOPE, CHANGE, reading);
@@ -160,12 +200,13 @@ describe('TreeWriter', () => {
 
   it('counts a revision once a write that created one has committed, and no other', async () => {
     metrics.revisionCommitted.mockClear();
-    const answering = (projectRevision: (project: LockedProject) => number) => (write: TreeWrite) =>
-      write.finish(() =>
-        Representation.of(new SerializedJson('{}'), {
-          projectRevision: projectRevision(write.project.get()),
-        }),
-      );
+    const answering =
+      (projectRevision: (project: LockedProject) => number) => (write: LockedRound) =>
+        write.finish(() =>
+          Representation.of(new SerializedJson('{}'), {
+            projectRevision: projectRevision(write.project.get()),
+          }),
+        );
 
     await writer.write(
       SCOPE,
@@ -263,7 +304,7 @@ describe('TreeWriter', () => {
     });
 
     it('fails the write with ResourceNotFoundError(Project), so that it rolls back, though the work succeeded', async () => {
-      const work = jest.fn((write: TreeWrite) => write.finish(() => 'done'));
+      const work = jest.fn((write: LockedRound) => write.finish(() => 'done'));
       await expect(writer.write(SCOPE, CHANGE, work)).rejects.toThrow(
         new ResourceNotFoundError('Project'),
       );
