@@ -83,6 +83,7 @@ describe("ownership: another account's project does not exist for you", () => {
       revision: 1,
       createdAt: mine.createdAt,
       updatedAt: mine.updatedAt,
+      role: 'owner',
     });
   });
 });

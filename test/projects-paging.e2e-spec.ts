@@ -61,6 +61,7 @@ describe('GET /projects, a page at a time', () => {
       revision: 1,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      role: 'owner',
     });
     expect(list.headers.link).toBeUndefined();
     expect(list.headers.etag).toMatch(/^"p[0-9a-f]{32}"$/);

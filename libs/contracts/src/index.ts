@@ -122,6 +122,15 @@ export * from './history/events.query.dto';
 export * from './history/restore-revision.dto';
 export * from './history/issue-event-ticket.dto';
 
+export * from './member/project-role';
+export * from './member/account-ref.response';
+export * from './member/member.response';
+export * from './member/add-member.dto';
+export * from './member/change-member-role.dto';
+
+export * from './presence/set-presence.dto';
+export * from './presence/presence.response';
+
 export * from './publishing/create-share-link.dto';
 export * from './publishing/share-link.response';
 

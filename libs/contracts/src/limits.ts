@@ -56,6 +56,9 @@ export const EVENT_STREAMS_PER_ACCOUNT_MAX = 10;
 /** How long a ticket for an event stream stays valid, in seconds (and it is used once). */
 export const EVENT_TICKET_TTL_SECONDS = 60;
 
+/** Members of one project, its owner included (`POST /projects/<p>/members`). */
+export const MEMBERS_PER_PROJECT_MAX = 100;
+
 /** Operations of one batch, at least one (`POST /projects/<p>/batch`). */
 export const BATCH_OPERATIONS_MAX = 100;
 /** A path inside a project, as a batch's operation names it. */

@@ -195,11 +195,13 @@ export class AccountsRepository {
 
   /**
    * Turns the account into a tombstone (see AccountPurge): no name (the name is free at once),
-   * no password, no tokens, no remembered addresses; its projects wait for the purge. Tells
-   * every instance in the same transaction. Not applied when it was deleted already.
+   * no password, no tokens, no remembered addresses, no memberships; its projects wait for the
+   * purge, and have no members any more, so that they exist for nobody at once (their other
+   * members' streams and presence go with the memberships). Tells every instance in the same
+   * transaction. Not applied when it was deleted already.
    */
   async markDeleted(accountId: string, notice: RevocationNotice): Promise<Revocation> {
-    const [marked, , , ...told] = await this.prisma.bounded(
+    const [marked, , , , ...told] = await this.prisma.bounded(
       this.prisma.$transaction([
         this.prisma.account.updateMany({
           where: { id: accountId, deletedAt: null },
@@ -207,6 +209,9 @@ export class AccountsRepository {
         }),
         this.prisma.accessToken.deleteMany({ where: { accountId } }),
         this.prisma.signInAddress.deleteMany({ where: { accountId } }),
+        this.prisma.projectMember.deleteMany({
+          where: { OR: [{ accountId }, { project: { ownerId: accountId } }] },
+        }),
         ...this.tell(notice),
       ]),
     );

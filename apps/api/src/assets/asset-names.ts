@@ -6,12 +6,12 @@ import { assetPathsIn } from './asset-paths';
 import { AssetsRepository } from './assets.repository';
 
 export const NOT_NAMEABLE_DETAIL =
-  'names an asset that you did not upload and that no project of yours names';
+  'names an asset that you did not upload and that no project you are a member of names';
 
 /**
  * Which uploaded assets a writer may name in a content or a style: one it uploaded, or one that
- * a project of its already names (so that a team reuses each other's images, and copies them
- * into its own projects). Any other asset path is refused, 400, at its member.
+ * a project it is a member of already names (so that a team reuses each other's images, and
+ * copies them into its own projects). Any other asset path is refused, 400, at its member.
  */
 @Injectable()
 export class AssetNames {

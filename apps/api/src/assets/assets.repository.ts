@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isMember } from '../members/membership.sql';
 import { type SqlSession } from '../database/sql-session';
 import { checkStatement, sqlStatement } from '../database/sql-statement';
 import { type Pending, type Round } from '../database/unit-of-work';
@@ -32,14 +33,14 @@ const USES = (path: string) => `
   SELECT '/projects/' || b.project_id || '/blocks/' || b.id FROM blocks b
   WHERE ${NAMES_BACKGROUND('b', path)}`;
 
-/** Whether a project of `$accountId` names `path`. */
+/** Whether a project of which `$accountId` is a member names `path`. */
 const NAMED_BY_ACCOUNT = (path: string) => `(
-  EXISTS (SELECT 1 FROM contents c JOIN projects p ON p.id = c.project_id
-    WHERE p.owner_id = $accountId AND ${NAMES_IMAGE('c', path)})
-  OR EXISTS (SELECT 1 FROM contents c JOIN projects p ON p.id = c.project_id
-    WHERE p.owner_id = $accountId AND ${NAMES_BACKGROUND('c', path)})
-  OR EXISTS (SELECT 1 FROM blocks b JOIN projects p ON p.id = b.project_id
-    WHERE p.owner_id = $accountId AND ${NAMES_BACKGROUND('b', path)}))`;
+  EXISTS (SELECT 1 FROM contents c
+    WHERE ${NAMES_IMAGE('c', path)} AND ${isMember('c.project_id')})
+  OR EXISTS (SELECT 1 FROM contents c
+    WHERE ${NAMES_BACKGROUND('c', path)} AND ${isMember('c.project_id')})
+  OR EXISTS (SELECT 1 FROM blocks b
+    WHERE ${NAMES_BACKGROUND('b', path)} AND ${isMember('b.project_id')}))`;
 
 /** Whether any project names `path`. */
 const NAMED = (path: string) => `(
@@ -145,7 +146,10 @@ const DELETE = sqlStatement<
      EXISTS (SELECT 1 FROM refunded) AS deleted`,
 );
 
-/** Of `$ids`, the assets the caller may name: it uploaded them, or a project of its names them. */
+/**
+ * Of `$ids`, the assets the caller may name: it uploaded them, or a project of which it is a
+ * member names them.
+ */
 const NAMEABLE = sqlStatement<{ accountId: string; ids: string[] }, { id: string }>(
   'assets.nameable',
   `SELECT a.id FROM assets a

@@ -1,4 +1,8 @@
+import { type ProjectRole } from '@layout/contracts';
 import { type Pending, type Round, type Step } from '../database/unit-of-work';
+
+/** The roles that write a project: an editor its tree and title, the owner also its deletion. */
+export type WriterRole = Extract<ProjectRole, 'editor' | 'owner'>;
 
 /** The project of a write, as its lock found it. */
 export interface LockedProject {

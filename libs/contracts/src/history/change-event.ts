@@ -1,3 +1,4 @@
+import { type AccountRef } from '../member/account-ref.response';
 import { type RevisionOperation } from './revision-operation';
 
 /**
@@ -12,6 +13,8 @@ export interface ChangeEvent {
   path: string;
   /** The project's ETag at this revision: a read that answers it is up to date. */
   etag: string;
+  /** The account that made it, or `null` once that account is deleted. */
+  author: AccountRef | null;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { PROJECT_ROLES, type ProjectRole } from '../member/project-role';
 import { HintSchema } from '../validation/schema-hints';
 import { FieldErrorResponse } from './field-error.response';
 import { PROBLEM_TYPES } from './problem-types';
@@ -76,4 +77,18 @@ export class ProblemDetailsResponse {
    */
   @HintSchema({ type: 'array', items: { type: 'string' } })
   paths?: string[];
+
+  /**
+   * The caller's role in the project (forbidden-by-role problems only).
+   * @example "viewer"
+   */
+  @HintSchema({ type: 'string', enum: PROJECT_ROLES })
+  role?: ProjectRole;
+
+  /**
+   * The least role that may do what was asked (forbidden-by-role problems only).
+   * @example "editor"
+   */
+  @HintSchema({ type: 'string', enum: PROJECT_ROLES })
+  required?: ProjectRole;
 }

@@ -1,7 +1,8 @@
+import { PROJECT_ROLES, type ProjectRole } from '../member/project-role';
 import { DATE_TIME_SCHEMA, HintSchema } from '../validation/schema-hints';
 
-/** A project as listed by `GET /projects`, without its blocks. */
-export class ProjectSummaryResponse {
+/** The members of a project that its listing and its whole tree share. */
+export class ProjectHeadResponse {
   /**
    * Identifier of the project.
    * @example "0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a87"
@@ -35,4 +36,17 @@ export class ProjectSummaryResponse {
    */
   @HintSchema(DATE_TIME_SCHEMA)
   updatedAt!: string;
+}
+
+/**
+ * A project as listed by `GET /projects` (every project the caller is a member of), without its
+ * blocks, with the caller's role in it.
+ */
+export class ProjectSummaryResponse extends ProjectHeadResponse {
+  /**
+   * The caller's role in the project: `owner`, `editor` or `viewer`.
+   * @example "owner"
+   */
+  @HintSchema({ type: 'string', enum: PROJECT_ROLES })
+  role!: ProjectRole;
 }

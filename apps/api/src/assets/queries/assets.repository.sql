@@ -186,13 +186,20 @@ WHERE
           1
         FROM
           contents c
-          JOIN projects p ON p.id = c.project_id
         WHERE
-          p.owner_id = $2
-          AND (
+          (
             c.type = 'image'
             AND (c.data ->> 'url') LIKE '/assets/%'
             AND (c.data ->> 'url') = '/assets/' || a.id
+          )
+          AND EXISTS (
+            SELECT
+              1
+            FROM
+              project_members pm
+            WHERE
+              pm.project_id = c.project_id
+              AND pm.account_id = $2
           )
       )
       OR EXISTS (
@@ -200,12 +207,19 @@ WHERE
           1
         FROM
           contents c
-          JOIN projects p ON p.id = c.project_id
         WHERE
-          p.owner_id = $2
-          AND (
+          (
             (c.style ->> 'backgroundImage') LIKE '/assets/%'
             AND (c.style ->> 'backgroundImage') = '/assets/' || a.id
+          )
+          AND EXISTS (
+            SELECT
+              1
+            FROM
+              project_members pm
+            WHERE
+              pm.project_id = c.project_id
+              AND pm.account_id = $2
           )
       )
       OR EXISTS (
@@ -213,12 +227,19 @@ WHERE
           1
         FROM
           blocks b
-          JOIN projects p ON p.id = b.project_id
         WHERE
-          p.owner_id = $2
-          AND (
+          (
             (b.style ->> 'backgroundImage') LIKE '/assets/%'
             AND (b.style ->> 'backgroundImage') = '/assets/' || a.id
+          )
+          AND EXISTS (
+            SELECT
+              1
+            FROM
+              project_members pm
+            WHERE
+              pm.project_id = b.project_id
+              AND pm.account_id = $2
           )
       )
     )

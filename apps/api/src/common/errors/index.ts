@@ -22,3 +22,4 @@ export * from './too-many-streams.error';
 export * from './batch-operation-failed.error';
 export * from './refused-member.error';
 export * from './asset-errors';
+export * from './member-errors';

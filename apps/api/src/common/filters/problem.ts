@@ -2,6 +2,8 @@ import { HttpException } from '@nestjs/common';
 import { type FastifyReply } from 'fastify';
 import { isDatabaseUnavailable } from '../errors/database-unavailability';
 import {
+  AccountNotFoundError,
+  AlreadyAMemberError,
   AssetInUseError,
   AssetStoreUnavailableError,
   AssetTooLargeError,
@@ -11,9 +13,11 @@ import {
   ContentTooLargeError,
   DatabaseUnavailableError,
   DomainError,
+  ForbiddenByRoleError,
   IdempotencyKeyReusedError,
   InvalidCredentialsError,
   LimitExceededError,
+  OwnerMustRemainError,
   PreconditionFailedError,
   PreconditionRequiredError,
   RangeNotSatisfiableError,
@@ -204,7 +208,20 @@ function fromDomainError(error: DomainError, make: Make): Problem {
     );
   }
   if (error instanceof SignUpDisabledError) return make('notFound', error.message);
-  return fromAssetError(error, make) ?? { ...make('internal', undefined), unexpected: error };
+  return (
+    fromMemberError(error, make) ??
+    fromAssetError(error, make) ?? { ...make('internal', undefined), unexpected: error }
+  );
+}
+
+function fromMemberError(error: DomainError, make: Make): Problem | undefined {
+  if (error instanceof ForbiddenByRoleError) {
+    return make('forbiddenByRole', error.message, { role: error.role, required: error.required });
+  }
+  if (error instanceof AccountNotFoundError) return make('accountNotFound', error.message);
+  if (error instanceof AlreadyAMemberError) return make('alreadyAMember', error.message);
+  if (error instanceof OwnerMustRemainError) return make('ownerMustRemain', error.message);
+  return undefined;
 }
 
 function fromAssetError(error: DomainError, make: Make): Problem | undefined {
@@ -235,9 +252,9 @@ function fromHttpStatus(status: number, message: string, make: Make): Problem {
       return make('validation', message);
     case 401:
       return make('unauthorized', message, {}, { 'www-authenticate': 'Bearer realm="layout"' });
-    // Nothing in this service is forbidden rather than absent (another account's project is a
-    // 404 too); a 403 only comes from a layer beneath, such as a static file server refusing a
-    // path with `..` in it, and is no problem with the request body either.
+    // What a role forbids is a domain error of its own (forbidden-by-role); a bare 403 only
+    // comes from a layer beneath, such as a static file server refusing a path with `..` in it,
+    // and is no problem with the request body either.
     case 403:
       return make('notFound', 'No resource has this path');
     case 404:

@@ -6,7 +6,9 @@ import {
   type ContentResponse,
   DEFAULT_BLOCK_STYLE,
   DEFAULT_CONTENT_STYLE,
+  type MemberResponse,
   type MeResponse,
+  type PresenceResponse,
   type ProjectResponse,
   type ProjectSummaryResponse,
   type RevisionResponse,
@@ -19,6 +21,7 @@ import {
 /** Example ids, one per resource, so that the examples of one tree fit together. */
 export const EXAMPLE_IDS = {
   account: '0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a80',
+  accountId: '0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a81',
   projectId: '0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a87',
   blockId: '0190a6f0-8a12-7c3d-8e4f-5a6b7c8d9e01',
   rowId: '0190a6f0-8a12-7c3d-8e4f-5a6b7c8d9e02',
@@ -60,17 +63,22 @@ export const BLOCK_EXAMPLE: BlockResponse = {
   updatedAt: UPDATED_AT,
 };
 
-export const PROJECT_SUMMARY_EXAMPLE: ProjectSummaryResponse = {
+export const PROJECT_EXAMPLE: ProjectResponse = {
   _id: EXAMPLE_IDS.projectId,
   title: 'Proposal for ACME',
   revision: 7,
   createdAt: CREATED_AT,
   updatedAt: UPDATED_AT,
+  blocks: [BLOCK_EXAMPLE],
 };
 
-export const PROJECT_EXAMPLE: ProjectResponse = {
-  ...PROJECT_SUMMARY_EXAMPLE,
-  blocks: [BLOCK_EXAMPLE],
+export const PROJECT_SUMMARY_EXAMPLE: ProjectSummaryResponse = {
+  _id: PROJECT_EXAMPLE._id,
+  title: PROJECT_EXAMPLE.title,
+  revision: PROJECT_EXAMPLE.revision,
+  createdAt: CREATED_AT,
+  updatedAt: UPDATED_AT,
+  role: 'owner',
 };
 
 /** What a create answers: the new resource, whose lists are still empty. */
@@ -125,17 +133,40 @@ export function examplePath(template: string): string {
   );
 }
 
+/** The owner, and a colleague it added. */
+const OWNER = { _id: EXAMPLE_IDS.account, username: CREDENTIALS_EXAMPLE.username };
+const COLLEAGUE = { _id: EXAMPLE_IDS.accountId, username: 'grace@example.com' };
+
 export const REVISION_EXAMPLES: RevisionResponse[] = [
   {
     revision: 8,
     createdAt: '2026-11-22T10:21:04.512Z',
     operation: 'content.update',
     path: `/projects/${EXAMPLE_IDS.projectId}/blocks/${EXAMPLE_IDS.blockId}/rows/${EXAMPLE_IDS.rowId}/columns/${EXAMPLE_IDS.columnId}/contents/${EXAMPLE_IDS.contentId}`,
+    author: COLLEAGUE,
   },
   {
     revision: 7,
     createdAt: UPDATED_AT,
     operation: 'row.create',
     path: `/projects/${EXAMPLE_IDS.projectId}/blocks/${EXAMPLE_IDS.blockId}/rows`,
+    author: OWNER,
   },
 ];
+
+export const MEMBER_EXAMPLES: MemberResponse[] = [
+  { account: OWNER, role: 'owner', addedAt: CREATED_AT },
+  { account: COLLEAGUE, role: 'editor', addedAt: UPDATED_AT },
+];
+
+export const PRESENCE_EXAMPLE: PresenceResponse = {
+  present: [
+    { account: OWNER, location: null, state: 'viewing', since: UPDATED_AT },
+    {
+      account: COLLEAGUE,
+      location: `/projects/${EXAMPLE_IDS.projectId}/blocks/${EXAMPLE_IDS.blockId}`,
+      state: 'editing',
+      since: '2026-11-22T10:21:04.512Z',
+    },
+  ],
+};

@@ -108,11 +108,32 @@ const PROBLEM_DOCS: Readonly<Record<DocumentedProblemKind, ProblemDoc>> = {
       'new token with `POST /accounts/auth/token`, then repeat it. Nothing changed.',
     detail: 'This needs a token obtained in the last 5 minutes: sign in again, then repeat it',
   },
+  forbiddenByRole: {
+    when:
+      "The caller is a member of the project, but its role does not allow this: `role` is its " +
+      'role, `required` the least role that may. Nothing changed.',
+    detail: 'A viewer of this project cannot do this; it needs the role editor',
+    extensions: { role: 'viewer', required: 'editor' },
+  },
   notFound: {
     when:
       'A resource on the path does not exist for this account: unknown, malformed, under ' +
-      'another parent or owned by another account.',
+      'another parent, or in a project the account is not a member of.',
     detail: 'Project not found',
+  },
+  accountNotFound: {
+    when: 'No account has this username (compared regardless of case). Nothing changed.',
+    detail: 'No account has this username',
+  },
+  alreadyAMember: {
+    when: 'The account is already a member of the project. Nothing changed.',
+    detail: 'This account is already a member of the project',
+  },
+  ownerMustRemain: {
+    when:
+      'The owner cannot leave its project or be removed, nor give up its role but by handing ' +
+      'the project over (`PUT …/members/<id>` with `{"role": "owner"}`). Nothing changed.',
+    detail: 'The owner cannot leave the project; hand it over to another member first',
   },
   rowWidthExceeded: {
     when:

@@ -36,6 +36,7 @@ const entry = (revision: number): RecordedRevision => ({
   revision,
   operation: 'content.update',
   path: `/projects/p/contents/${revision}`,
+  author: { _id: 'a', username: 'ada' },
 });
 const entries = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => entry(from + i));
@@ -58,7 +59,7 @@ describe('EventStream', () => {
     expect(ids(written)).toEqual([4, 5, 6, 7, 8]);
     expect(stream.sentUpTo).toBe(8);
     expect(written.join('')).toContain(
-      'id: 4\nevent: change\ndata: {"revision":4,"operation":"content.update","path":"/projects/p/contents/4","etag":"\\"r4\\""}\n\n',
+      'id: 4\nevent: change\ndata: {"revision":4,"operation":"content.update","path":"/projects/p/contents/4","etag":"\\"r4\\"","author":{"_id":"a","username":"ada"}}\n\n',
     );
   });
 

@@ -14,6 +14,7 @@ export function changeEvent(entry: RecordedRevision): string {
     operation: entry.operation,
     path: entry.path,
     etag: nodeTag(entry.revision),
+    author: entry.author,
   };
   return `id: ${entry.revision}\nevent: change\ndata: ${JSON.stringify(data)}\n\n`;
 }

@@ -16,7 +16,15 @@ FROM
   projects p
 WHERE
   p.id = $1
-  AND p.owner_id = $2;
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = p.id
+      AND pm.account_id = $2
+  );
 
 -- events.issue-ticket
 -- parameters: $1 accountId, $2 tokenHash, $3 ticketHash, $4 ttlSeconds, $5 projectId
@@ -43,7 +51,7 @@ WITH
       event_tickets (ticket_hash, account_id, project_id, expires_at, token_hash)
     SELECT
       $3,
-      p.owner_id,
+      $1,
       p.id,
       now() + $4::int * interval '1 second',
       t.token_hash
@@ -52,7 +60,15 @@ WITH
       token t
     WHERE
       p.id = $5
-      AND p.owner_id = $1
+      AND EXISTS (
+        SELECT
+          1
+        FROM
+          project_members pm
+        WHERE
+          pm.project_id = p.id
+          AND pm.account_id = $1
+      )
     RETURNING
       true AS issued
   )
@@ -82,7 +98,7 @@ WHERE
 FOR UPDATE;
 
 -- events.open-stream
--- parameters: $1 accountId, $2 tokenHash, $3 streamId, $4 leaseMs, $5 max
+-- parameters: $1 accountId, $2 tokenHash, $3 streamId, $4 leaseMs, $5 max, $6 projectId
 WITH
   expired AS (
     DELETE FROM event_streams s
@@ -112,20 +128,24 @@ WITH
   ),
   inserted AS (
     INSERT INTO
-      event_streams (id, account_id, expires_at, token_hash)
+      event_streams (id, account_id, project_id, expires_at, token_hash)
     SELECT
       $3,
       a.id,
+      m.project_id,
       now() + $4::int * interval '1 millisecond',
       t.token_hash
     FROM
       accounts a,
       open o,
-      token t
+      token t,
+      project_members m
     WHERE
       a.id = $1
       AND a.deleted_at IS NULL
       AND o.n < $5::int
+      AND m.project_id = $6
+      AND m.account_id = a.id
     RETURNING
       id
   )
@@ -136,6 +156,15 @@ SELECT
     FROM
       token
   ) AS token_valid,
+  EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = $6
+      AND pm.account_id = $1
+  ) AS member,
   EXISTS (
     SELECT
       1
@@ -156,22 +185,47 @@ RETURNING
 
 -- events.renew-streams
 -- parameters: $1 leaseMs, $2 ids
-UPDATE event_streams s
-SET
-  expires_at = now() + $1::int * interval '1 millisecond'
-WHERE
-  s.id = ANY ($2::uuid[])
-  AND EXISTS (
-    SELECT
-      1
-    FROM
-      access_tokens tk
+WITH
+  renewed AS (
+    UPDATE event_streams s
+    SET
+      expires_at = now() + $1::int * interval '1 millisecond'
     WHERE
-      tk.token_hash = s.token_hash
-      AND tk.expires_at > now()
+      s.id = ANY ($2::uuid[])
+      AND EXISTS (
+        SELECT
+          1
+        FROM
+          access_tokens tk
+        WHERE
+          tk.token_hash = s.token_hash
+          AND tk.expires_at > now()
+      )
+    RETURNING
+      s.id,
+      s.project_id,
+      s.account_id,
+      s.expires_at
+  ),
+  located AS (
+    UPDATE project_presence pr
+    SET
+      expires_at = r.expires_at
+    FROM
+      (
+        SELECT DISTINCT
+          ON (project_id, account_id) *
+        FROM
+          renewed
+      ) r
+    WHERE
+      pr.project_id = r.project_id
+      AND pr.account_id = r.account_id
   )
-RETURNING
-  s.id;
+SELECT
+  r.id
+FROM
+  renewed r;
 
 -- events.revisions-after
 -- parameters: $1 after, $2 kept, $3 limit, $4 projectId
@@ -179,14 +233,24 @@ SELECT
   p.revision AS current,
   h.revision,
   h.operation,
-  h.path
+  h.path,
+  h.author
 FROM
   projects p
   LEFT JOIN LATERAL (
     SELECT
       h.revision,
       h.operation,
-      h.path
+      h.path,
+      (
+        SELECT
+          json_build_object('_id', a.id, 'username', a.username)
+        FROM
+          accounts a
+        WHERE
+          a.id = h.author_id
+          AND a.deleted_at IS NULL
+      ) AS author
     FROM
       revisions h
     WHERE

@@ -3,6 +3,18 @@
 -- change them with a migration, then run the script again. (PostgreSQL's own text of each:
 -- pg_get_functiondef, pg_get_triggerdef.)
 
+-- function layout_add_owner()
+CREATE OR REPLACE FUNCTION public.layout_add_owner()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  INSERT INTO project_members (project_id, account_id, role, added_at, project_created_at)
+  VALUES (NEW.id, NEW.owner_id, 'owner', NEW.created_at, NEW.created_at);
+  RETURN NULL;
+END
+$function$;
+
 -- function layout_close_versions()
 CREATE OR REPLACE FUNCTION public.layout_close_versions()
  RETURNS trigger
@@ -71,13 +83,13 @@ DECLARE
   operation text := NULLIF(current_setting('layout.operation', true), '');
 BEGIN
   -- A new project, or a project's copy (made behind its original's lock).
-  INSERT INTO revisions AS r (project_id, revision, created_at, operation, path, title)
+  INSERT INTO revisions AS r (project_id, revision, created_at, operation, path, title, author_id)
   VALUES (NEW.id, NEW.revision, NEW.updated_at,
     CASE WHEN operation = 'project.duplicate' THEN operation ELSE 'project.create' END,
     CASE WHEN operation = 'project.duplicate'
       THEN COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || NEW.id)
       ELSE '/projects' END,
-    NEW.title)
+    NEW.title, NEW.owner_id)
   ON CONFLICT (project_id, revision) DO UPDATE
     SET created_at = EXCLUDED.created_at, title = EXCLUDED.title;
   RETURN NULL;
@@ -269,6 +281,9 @@ CREATE TRIGGER contents_version_gone AFTER DELETE ON contents REFERENCING OLD TA
 
 -- trigger contents_version_new on contents
 CREATE TRIGGER contents_version_new AFTER INSERT ON contents REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION layout_version_new_contents();
+
+-- trigger projects_add_owner on projects
+CREATE TRIGGER projects_add_owner AFTER INSERT ON projects FOR EACH ROW EXECUTE FUNCTION layout_add_owner();
 
 -- trigger projects_delete_versions on projects
 CREATE TRIGGER projects_delete_versions AFTER DELETE ON projects REFERENCING OLD TABLE AS deleted_projects FOR EACH STATEMENT EXECUTE FUNCTION layout_delete_project_versions();

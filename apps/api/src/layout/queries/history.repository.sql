@@ -23,7 +23,17 @@ FROM
             'operation',
             h.operation,
             'path',
-            h.path
+            h.path,
+            'author',
+            (
+              SELECT
+                json_build_object('_id', a.id, 'username', a.username)
+              FROM
+                accounts a
+              WHERE
+                a.id = h.author_id
+                AND a.deleted_at IS NULL
+            )
           )
           ORDER BY
             h.revision DESC
@@ -64,7 +74,15 @@ FROM
   ) page
 WHERE
   p.id = $4
-  AND p.owner_id = $5;
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = p.id
+      AND pm.account_id = $5
+  );
 
 -- history.past-revision
 -- parameters: $1 revision, $2 kept, $3 projectId, $4 accountId
@@ -77,7 +95,15 @@ FROM
   AND h.revision > p.revision - $2::int
 WHERE
   p.id = $3
-  AND p.owner_id = $4;
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = p.id
+      AND pm.account_id = $4
+  );
 
 -- history.past-state
 -- parameters: $1 projectId, $2 revision, $3 kept, $4 accountId
@@ -201,7 +227,15 @@ FROM
   AND h.revision > p.revision - $3::int
 WHERE
   p.id = $1
-  AND p.owner_id = $4;
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = p.id
+      AND pm.account_id = $4
+  );
 
 -- history.restore-blocks
 -- parameters: $1 projectId, $2 revision, $3 kept
@@ -1261,14 +1295,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned

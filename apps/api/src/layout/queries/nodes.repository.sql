@@ -457,14 +457,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -704,14 +705,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -1152,14 +1154,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -1275,7 +1278,15 @@ FROM
   projects p
 WHERE
   p.id = $1
-  AND p.owner_id = $2;
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = p.id
+      AND pm.account_id = $2
+  );
 
 -- nodes.block.list.revision
 -- parameters: $1 projectId, $2 accountId
@@ -1285,7 +1296,15 @@ FROM
   projects p
 WHERE
   p.id = $1
-  AND p.owner_id = $2;
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = p.id
+      AND pm.account_id = $2
+  );
 
 -- nodes.block.move
 -- parameters: $1 blockId, $2 projectId, $3 position
@@ -1664,14 +1683,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -1967,14 +1987,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -2312,14 +2333,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -2660,14 +2682,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -2783,12 +2806,18 @@ SELECT
   )::text AS json
 FROM
   blocks b
-  JOIN projects p ON p.id = b.project_id
 WHERE
   b.id = $1
   AND b.project_id = $2
-  AND p.id = $2
-  AND p.owner_id = $3;
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = $2
+      AND pm.account_id = $3
+  );
 
 -- nodes.block.read.revision
 -- parameters: $1 blockId, $2 projectId, $3 accountId
@@ -2796,12 +2825,18 @@ SELECT
   b.revision AS revision
 FROM
   blocks b
-  JOIN projects p ON p.id = b.project_id
 WHERE
   b.id = $1
   AND b.project_id = $2
-  AND p.id = $2
-  AND p.owner_id = $3;
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = $2
+      AND pm.account_id = $3
+  );
 
 -- nodes.block.update
 -- parameters: $1 blockId, $2 projectId, $3 description, $4 style
@@ -3028,14 +3063,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -3490,14 +3526,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -3734,14 +3771,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -4083,14 +4121,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -4165,13 +4204,19 @@ SELECT
   )::text AS json
 FROM
   rows r
-  JOIN projects p ON p.id = r.project_id
 WHERE
   r.id = $1
   AND r.block_id = $2
   AND r.project_id = $3
-  AND p.id = $3
-  AND p.owner_id = $4;
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = $3
+      AND pm.account_id = $4
+  );
 
 -- nodes.column.list.revision
 -- parameters: $1 rowId, $2 blockId, $3 projectId, $4 accountId
@@ -4179,13 +4224,19 @@ SELECT
   r.list_revision AS revision
 FROM
   rows r
-  JOIN projects p ON p.id = r.project_id
 WHERE
   r.id = $1
   AND r.block_id = $2
   AND r.project_id = $3
-  AND p.id = $3
-  AND p.owner_id = $4;
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = $3
+      AND pm.account_id = $4
+  );
 
 -- nodes.column.move
 -- parameters: $1 projectId, $2 columnId, $3 rowId, $4 blockId, $5 toParentId, $6 position
@@ -4568,14 +4619,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -4897,14 +4949,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -5314,14 +5367,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -5734,14 +5788,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -5831,14 +5886,20 @@ FROM
   columns c
   JOIN rows r ON r.id = c.row_id
   AND r.project_id = $1
-  JOIN projects p ON p.id = c.project_id
 WHERE
   c.id = $2
   AND c.row_id = $3
   AND r.block_id = $4
   AND c.project_id = $1
-  AND p.id = $1
-  AND p.owner_id = $5;
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = $1
+      AND pm.account_id = $5
+  );
 
 -- nodes.column.read.revision
 -- parameters: $1 projectId, $2 columnId, $3 rowId, $4 blockId, $5 accountId
@@ -5848,14 +5909,20 @@ FROM
   columns c
   JOIN rows r ON r.id = c.row_id
   AND r.project_id = $1
-  JOIN projects p ON p.id = c.project_id
 WHERE
   c.id = $2
   AND c.row_id = $3
   AND r.block_id = $4
   AND c.project_id = $1
-  AND p.id = $1
-  AND p.owner_id = $5;
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = $1
+      AND pm.account_id = $5
+  );
 
 -- nodes.column.replace-contents
 -- parameters: $1 projectId, $2 columnId, $3 rowId, $4 blockId, $5 ids, $6 types, $7 styles, $8 datas
@@ -6123,14 +6190,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -6332,14 +6400,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -6694,14 +6763,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -6926,14 +6996,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -7165,14 +7236,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -7217,14 +7289,20 @@ FROM
   columns c
   JOIN rows r ON r.id = c.row_id
   AND r.project_id = $1
-  JOIN projects p ON p.id = c.project_id
 WHERE
   c.id = $2
   AND c.row_id = $3
   AND r.block_id = $4
   AND c.project_id = $1
-  AND p.id = $1
-  AND p.owner_id = $5;
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = $1
+      AND pm.account_id = $5
+  );
 
 -- nodes.content.list.revision
 -- parameters: $1 projectId, $2 columnId, $3 rowId, $4 blockId, $5 accountId
@@ -7234,14 +7312,20 @@ FROM
   columns c
   JOIN rows r ON r.id = c.row_id
   AND r.project_id = $1
-  JOIN projects p ON p.id = c.project_id
 WHERE
   c.id = $2
   AND c.row_id = $3
   AND r.block_id = $4
   AND c.project_id = $1
-  AND p.id = $1
-  AND p.owner_id = $5;
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = $1
+      AND pm.account_id = $5
+  );
 
 -- nodes.content.move
 -- parameters: $1 projectId, $2 contentId, $3 columnId, $4 rowId, $5 blockId, $6 toParentId, $7 position
@@ -7638,14 +7722,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -7959,14 +8044,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -8389,14 +8475,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -8822,14 +8909,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -8875,15 +8963,21 @@ FROM
   AND c.project_id = $1
   JOIN rows r ON r.id = c.row_id
   AND r.project_id = $1
-  JOIN projects p ON p.id = ct.project_id
 WHERE
   ct.id = $2
   AND ct.column_id = $3
   AND c.row_id = $4
   AND r.block_id = $5
   AND ct.project_id = $1
-  AND p.id = $1
-  AND p.owner_id = $6;
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = $1
+      AND pm.account_id = $6
+  );
 
 -- nodes.content.read.revision
 -- parameters: $1 projectId, $2 contentId, $3 columnId, $4 rowId, $5 blockId, $6 accountId
@@ -8895,15 +8989,21 @@ FROM
   AND c.project_id = $1
   JOIN rows r ON r.id = c.row_id
   AND r.project_id = $1
-  JOIN projects p ON p.id = ct.project_id
 WHERE
   ct.id = $2
   AND ct.column_id = $3
   AND c.row_id = $4
   AND r.block_id = $5
   AND ct.project_id = $1
-  AND p.id = $1
-  AND p.owner_id = $6;
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = $1
+      AND pm.account_id = $6
+  );
 
 -- nodes.content.update
 -- parameters: $1 projectId, $2 contentId, $3 columnId, $4 rowId, $5 blockId, $6 type, $7 style, $8 data
@@ -9104,14 +9204,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -9532,14 +9633,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -9760,14 +9862,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -10127,14 +10230,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -10221,12 +10325,18 @@ SELECT
   )::text AS json
 FROM
   blocks b
-  JOIN projects p ON p.id = b.project_id
 WHERE
   b.id = $1
   AND b.project_id = $2
-  AND p.id = $2
-  AND p.owner_id = $3;
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = $2
+      AND pm.account_id = $3
+  );
 
 -- nodes.row.list.revision
 -- parameters: $1 blockId, $2 projectId, $3 accountId
@@ -10234,12 +10344,18 @@ SELECT
   b.list_revision AS revision
 FROM
   blocks b
-  JOIN projects p ON p.id = b.project_id
 WHERE
   b.id = $1
   AND b.project_id = $2
-  AND p.id = $2
-  AND p.owner_id = $3;
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = $2
+      AND pm.account_id = $3
+  );
 
 -- nodes.row.move
 -- parameters: $1 rowId, $2 blockId, $3 projectId, $4 toParentId, $5 position
@@ -10610,14 +10726,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -10905,14 +11022,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -11269,14 +11387,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -11636,14 +11755,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
@@ -11731,13 +11851,19 @@ SELECT
   )::text AS json
 FROM
   rows r
-  JOIN projects p ON p.id = r.project_id
 WHERE
   r.id = $1
   AND r.block_id = $2
   AND r.project_id = $3
-  AND p.id = $3
-  AND p.owner_id = $4;
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = $3
+      AND pm.account_id = $4
+  );
 
 -- nodes.row.read.revision
 -- parameters: $1 rowId, $2 blockId, $3 projectId, $4 accountId
@@ -11745,13 +11871,19 @@ SELECT
   r.revision AS revision
 FROM
   rows r
-  JOIN projects p ON p.id = r.project_id
 WHERE
   r.id = $1
   AND r.block_id = $2
   AND r.project_id = $3
-  AND p.id = $3
-  AND p.owner_id = $4;
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = $3
+      AND pm.account_id = $4
+  );
 
 -- nodes.row.update
 -- parameters: $1 rowId, $2 blockId, $3 projectId, $4 description
@@ -11938,14 +12070,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned

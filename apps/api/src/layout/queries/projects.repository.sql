@@ -16,7 +16,15 @@ WITH
       projects p
     WHERE
       p.id = $1
-      AND p.owner_id = $2
+      AND EXISTS (
+        SELECT
+          1
+        FROM
+          project_members pm
+        WHERE
+          pm.project_id = p.id
+          AND pm.account_id = $2
+      )
   ),
   fits AS (
     SELECT
@@ -383,13 +391,13 @@ WHERE
   p.id = $1;
 
 -- projects.delete
--- parameters: $1 projectId, $2 accountId
+-- parameters: $1 projectId
 WITH
   deleted AS (
     DELETE FROM projects p
     WHERE
       p.id = $1
-      AND p.owner_id = $2
+      AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
     RETURNING
       p.owner_id
   )
@@ -407,7 +415,7 @@ SELECT
   md5(
     COALESCE(
       string_agg(
-        p.id::text || ':' || p.revision,
+        p.id::text || ':' || p.revision || ':' || p.role,
         ','
         ORDER BY
           p.n
@@ -431,7 +439,9 @@ SELECT
         'createdAt',
         to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
         'updatedAt',
-        to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+        to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        'role',
+        p.role
       )
       ORDER BY
         p.n
@@ -465,18 +475,20 @@ FROM
   (
     SELECT
       p.*,
+      m.role,
       row_number() OVER (
         ORDER BY
-          p.created_at,
-          p.id
+          m.project_created_at,
+          m.project_id
       ) AS n
     FROM
-      projects p
+      project_members m
+      JOIN projects p ON p.id = m.project_id
     WHERE
-      p.owner_id = $2
+      m.account_id = $2
     ORDER BY
-      p.created_at,
-      p.id
+      m.project_created_at,
+      m.project_id
     LIMIT
       $1::int + 1
   ) p;
@@ -487,7 +499,7 @@ SELECT
   md5(
     COALESCE(
       string_agg(
-        p.id::text || ':' || p.revision,
+        p.id::text || ':' || p.revision || ':' || p.role,
         ','
         ORDER BY
           p.n
@@ -503,18 +515,20 @@ FROM
   (
     SELECT
       p.*,
+      m.role,
       row_number() OVER (
         ORDER BY
-          p.created_at,
-          p.id
+          m.project_created_at,
+          m.project_id
       ) AS n
     FROM
-      projects p
+      project_members m
+      JOIN projects p ON p.id = m.project_id
     WHERE
-      p.owner_id = $2
+      m.account_id = $2
     ORDER BY
-      p.created_at,
-      p.id
+      m.project_created_at,
+      m.project_id
     LIMIT
       $1::int + 1
   ) p;
@@ -949,17 +963,23 @@ FROM
   counted c;
 
 -- projects.lock
--- parameters: $1 projectId, $2 accountId, $3 operation, $4 path, $5 historyRevisions
+-- parameters: $1 least, $2 accountId, $3 projectId, $4 operation, $5 path, $6 historyRevisions
 WITH
   locked AS (
     SELECT
-      p.*
+      p.*,
+      m.role,
+      m.role >= $1::project_role AS allowed
     FROM
       projects p
+      JOIN project_members m ON m.project_id = p.id
+      AND m.account_id = $2
     WHERE
-      p.id = $1
-      AND p.owner_id = $2
-    FOR NO KEY UPDATE
+      p.id = $3
+    FOR NO KEY UPDATE OF
+      p
+    FOR SHARE OF
+      m
   )
 SELECT
   p.revision,
@@ -984,11 +1004,20 @@ SELECT
       )::text
     ) + p.children_bytes
   ) AS tree_bytes,
-  set_config('layout.revision', (p.revision + 1)::text, true) AS write_revision,
+  p.role,
+  set_config(
+    'layout.revision',
+    CASE
+      WHEN p.allowed THEN (p.revision + 1)::text
+      ELSE ''
+    END,
+    true
+  ) AS write_revision,
   set_config('layout.write_time', clock_timestamp()::text, true) AS write_time,
-  set_config('layout.operation', $3, true) AS operation,
-  set_config('layout.path', $4, true) AS path,
-  set_config('layout.history_revisions', $5::int::text, true) AS kept
+  set_config('layout.operation', $4, true) AS operation,
+  set_config('layout.path', $5, true) AS path,
+  set_config('layout.author', $2::text, true) AS author,
+  set_config('layout.history_revisions', $6::int::text, true) AS kept
 FROM
   locked p;
 
@@ -998,7 +1027,7 @@ SELECT
   md5(
     COALESCE(
       string_agg(
-        p.id::text || ':' || p.revision,
+        p.id::text || ':' || p.revision || ':' || p.role,
         ','
         ORDER BY
           p.n
@@ -1022,7 +1051,9 @@ SELECT
         'createdAt',
         to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
         'updatedAt',
-        to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+        to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        'role',
+        p.role
       )
       ORDER BY
         p.n
@@ -1056,19 +1087,21 @@ FROM
   (
     SELECT
       p.*,
+      m.role,
       row_number() OVER (
         ORDER BY
-          p.created_at,
-          p.id
+          m.project_created_at,
+          m.project_id
       ) AS n
     FROM
-      projects p
+      project_members m
+      JOIN projects p ON p.id = m.project_id
     WHERE
-      p.owner_id = $2
-      AND (p.created_at, p.id) > ($3::timestamptz, $4::uuid)
+      m.account_id = $2
+      AND (m.project_created_at, m.project_id) > ($3::timestamptz, $4::uuid)
     ORDER BY
-      p.created_at,
-      p.id
+      m.project_created_at,
+      m.project_id
     LIMIT
       $1::int + 1
   ) p;
@@ -1079,7 +1112,7 @@ SELECT
   md5(
     COALESCE(
       string_agg(
-        p.id::text || ':' || p.revision,
+        p.id::text || ':' || p.revision || ':' || p.role,
         ','
         ORDER BY
           p.n
@@ -1095,19 +1128,21 @@ FROM
   (
     SELECT
       p.*,
+      m.role,
       row_number() OVER (
         ORDER BY
-          p.created_at,
-          p.id
+          m.project_created_at,
+          m.project_id
       ) AS n
     FROM
-      projects p
+      project_members m
+      JOIN projects p ON p.id = m.project_id
     WHERE
-      p.owner_id = $2
-      AND (p.created_at, p.id) > ($3::timestamptz, $4::uuid)
+      m.account_id = $2
+      AND (m.project_created_at, m.project_id) > ($3::timestamptz, $4::uuid)
     ORDER BY
-      p.created_at,
-      p.id
+      m.project_created_at,
+      m.project_id
     LIMIT
       $1::int + 1
   ) p;
@@ -1222,7 +1257,15 @@ FROM
   projects p
 WHERE
   p.id = $1
-  AND p.owner_id = $2;
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = p.id
+      AND pm.account_id = $2
+  );
 
 -- projects.project.revision
 -- parameters: $1 projectId, $2 accountId
@@ -1232,7 +1275,15 @@ FROM
   projects p
 WHERE
   p.id = $1
-  AND p.owner_id = $2;
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = p.id
+      AND pm.account_id = $2
+  );
 
 -- projects.retitle
 -- parameters: $1 projectId, $2 title
@@ -1417,14 +1468,15 @@ WITH
   ),
   recorded_revision AS (
     INSERT INTO
-      revisions AS h (project_id, revision, created_at, operation, path, title)
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
     SELECT
       t.id,
       t.revision,
       t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
       COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
-      t.title
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
     FROM
       touched_project t
       CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned

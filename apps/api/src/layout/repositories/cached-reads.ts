@@ -8,8 +8,9 @@ import { type ReadDocument, type TaggedDocument, type TaggedReads } from './sql/
  * instance has built already. Every editor of a proposal reads again after each change it hears
  * of, so each revision is read many times: the revision statement, one small index lookup, says
  * whether the kept bytes are still the representation, where the document statement builds a
- * whole subtree. It also checks the owner, as the document statement does, which is why the
- * account is no part of what names the resource: another account gets no document, kept or not.
+ * whole subtree. It also checks that the caller is a member of the project, as the document
+ * statement does, which is why the account is no part of what names the resource: an account
+ * that is not a member gets no document, kept or not.
  *
  * Reads of one resource that find nothing kept at once share one build: every open editor reads
  * again at the same moment, after the same change.
@@ -42,7 +43,7 @@ export class CachedReads<P extends object> implements TaggedReads<P> {
   }
 
   /**
-   * The document, once the caller has read its revision (which checked the owner): the kept
+   * The document, once the caller has read its revision (which checked the caller's membership): the kept
    * bytes of that revision, else those of a build under way when it finds that revision too,
    * else a build of its own. An answer it did not build is admitted as a kept one (a large one
    * costs its account's share of the heavy reads all the same).

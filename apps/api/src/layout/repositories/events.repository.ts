@@ -1,17 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { type RevisionOperation } from '@layout/contracts';
+import { type AccountRef, type RevisionOperation } from '@layout/contracts';
+import { isMember } from '../../members/membership.sql';
 import { type SqlSession } from '../../database/sql-session';
 import { sqlStatement } from '../../database/sql-statement';
 import { type Pending, type Round } from '../../database/unit-of-work';
 import { type ProjectScope } from '../layout.scopes';
-import { KEPT_BY } from './sql/history.sql';
+import { AUTHOR_JSON, KEPT_BY } from './sql/history.sql';
 
 // The live changes of a project are its history read as it grows: what a stream sends comes
 // from `revisions`, never from the notifications, which only say that there is more to read.
 
 const CURRENT = sqlStatement<ProjectScope, { revision: number }>(
   'events.current-revision',
-  `SELECT p.revision FROM projects p WHERE p.id = $projectId AND p.owner_id = $accountId`,
+  `SELECT p.revision FROM projects p WHERE p.id = $projectId AND ${isMember('p.id')}`,
 );
 
 // The project's current revision, and its kept revisions after `$after`, oldest first: no row
@@ -23,12 +24,13 @@ const AFTER = sqlStatement<
     revision: number | null;
     operation: RevisionOperation | null;
     path: string | null;
+    author: AccountRef | null;
   }
 >(
   'events.revisions-after',
-  `SELECT p.revision AS current, h.revision, h.operation, h.path
+  `SELECT p.revision AS current, h.revision, h.operation, h.path, h.author
    FROM projects p LEFT JOIN LATERAL (
-     SELECT h.revision, h.operation, h.path FROM revisions h
+     SELECT h.revision, h.operation, h.path, ${AUTHOR_JSON} AS author FROM revisions h
      WHERE h.project_id = p.id AND h.revision > $after::int AND ${KEPT_BY('p', 'h')}
      ORDER BY h.revision LIMIT $limit::int) h ON true
    WHERE p.id = $projectId
@@ -45,8 +47,8 @@ const VALID_TOKEN = `token AS (
        WHERE tk.token_hash = $tokenHash AND tk.account_id = $accountId AND tk.expires_at > now()
        FOR KEY SHARE)`;
 
-// A ticket of the caller's project, tied to the caller's token; the account's expired ones go
-// at the same time.
+// A ticket of a project the caller is a member of, tied to the caller's token; the account's
+// expired ones go at the same time.
 const ISSUE_TICKET = sqlStatement<
   ProjectScope & { ticketHash: string; ttlSeconds: number; tokenHash: string },
   { token_valid: boolean; issued: boolean }
@@ -57,9 +59,9 @@ const ISSUE_TICKET = sqlStatement<
      ${VALID_TOKEN},
      issued AS (
        INSERT INTO event_tickets (ticket_hash, account_id, project_id, expires_at, token_hash)
-       SELECT $ticketHash, p.owner_id, p.id, now() + $ttlSeconds::int * interval '1 second',
+       SELECT $ticketHash, $accountId, p.id, now() + $ttlSeconds::int * interval '1 second',
          t.token_hash
-       FROM projects p, token t WHERE p.id = $projectId AND p.owner_id = $accountId
+       FROM projects p, token t WHERE p.id = $projectId AND ${isMember('p.id')}
        RETURNING true AS issued)
    SELECT EXISTS (SELECT 1 FROM token) AS token_valid, EXISTS (SELECT 1 FROM issued) AS issued`,
 );
@@ -92,9 +94,18 @@ const LOCK_ACCOUNT = sqlStatement<{ accountId: string }, { id: string }>(
   `SELECT a.id FROM accounts a WHERE a.id = $accountId AND a.deleted_at IS NULL FOR UPDATE`,
 );
 
+// The lease names the project, as its member: ending the membership deletes it (the foreign key
+// cascades), which a renewal then finds.
 const OPEN_STREAM = sqlStatement<
-  { accountId: string; streamId: string; leaseMs: number; max: number; tokenHash: string },
-  { token_valid: boolean; opened: boolean }
+  {
+    accountId: string;
+    projectId: string;
+    streamId: string;
+    leaseMs: number;
+    max: number;
+    tokenHash: string;
+  },
+  { token_valid: boolean; member: boolean; opened: boolean }
 >(
   'events.open-stream',
   `WITH expired AS (DELETE FROM event_streams s
@@ -103,22 +114,33 @@ const OPEN_STREAM = sqlStatement<
        WHERE s.account_id = $accountId AND s.expires_at > now()),
      ${VALID_TOKEN},
      inserted AS (
-       INSERT INTO event_streams (id, account_id, expires_at, token_hash)
-       SELECT $streamId, a.id, now() + $leaseMs::int * interval '1 millisecond', t.token_hash
-       FROM accounts a, open o, token t
+       INSERT INTO event_streams (id, account_id, project_id, expires_at, token_hash)
+       SELECT $streamId, a.id, m.project_id, now() + $leaseMs::int * interval '1 millisecond',
+         t.token_hash
+       FROM accounts a, open o, token t, project_members m
        WHERE a.id = $accountId AND a.deleted_at IS NULL AND o.n < $max::int
+         AND m.project_id = $projectId AND m.account_id = a.id
        RETURNING id)
-   SELECT EXISTS (SELECT 1 FROM token) AS token_valid, EXISTS (SELECT 1 FROM inserted) AS opened`,
+   SELECT EXISTS (SELECT 1 FROM token) AS token_valid, ${isMember('$projectId')} AS member,
+     EXISTS (SELECT 1 FROM inserted) AS opened`,
 );
 
-// Only while the token the stream was opened with is valid: a revocation deletes the lease
-// (the foreign key cascades); an expired token's stream is not renewed either.
+// Only while the token the stream was opened with is valid and its account a member of the
+// project: a revocation, or the end of the membership, deletes the lease (the foreign keys
+// cascade); an expired token's stream is not renewed either. Where the renewed streams' accounts
+// said they are in their projects lives as long.
 const RENEW_STREAMS = sqlStatement<{ ids: string[]; leaseMs: number }, { id: string }>(
   'events.renew-streams',
-  `UPDATE event_streams s SET expires_at = now() + $leaseMs::int * interval '1 millisecond'
-   WHERE s.id = ANY ($ids::uuid[]) AND EXISTS (SELECT 1 FROM access_tokens tk
-     WHERE tk.token_hash = s.token_hash AND tk.expires_at > now())
-   RETURNING s.id`,
+  `WITH renewed AS (
+     UPDATE event_streams s SET expires_at = now() + $leaseMs::int * interval '1 millisecond'
+     WHERE s.id = ANY ($ids::uuid[]) AND EXISTS (SELECT 1 FROM access_tokens tk
+       WHERE tk.token_hash = s.token_hash AND tk.expires_at > now())
+     RETURNING s.id, s.project_id, s.account_id, s.expires_at),
+   located AS (
+     UPDATE project_presence pr SET expires_at = r.expires_at
+     FROM (SELECT DISTINCT ON (project_id, account_id) * FROM renewed) r
+     WHERE pr.project_id = r.project_id AND pr.account_id = r.account_id)
+   SELECT r.id FROM renewed r`,
 );
 
 const CLOSE_STREAMS = sqlStatement<{ ids: string[] }, never>(
@@ -137,6 +159,7 @@ export interface RecordedRevision {
   revision: number;
   operation: RevisionOperation;
   path: string;
+  author: AccountRef | null;
 }
 
 /** What a project's history holds after some revision: the current one, and those kept. */
@@ -147,7 +170,7 @@ export interface RevisionsAfter {
 
 @Injectable()
 export class EventsRepository {
-  /** The project's current revision; undefined when it is not the caller's. */
+  /** The project's current revision; undefined when the caller is not a member of it. */
   async currentRevision(db: SqlSession, scope: ProjectScope): Promise<number | undefined> {
     return (await db.row(CURRENT, scope))?.revision;
   }
@@ -162,13 +185,17 @@ export class EventsRepository {
     const revisions: RecordedRevision[] = [];
     for (const row of rows) {
       if (row.revision !== null && row.operation !== null && row.path !== null) {
-        revisions.push({ revision: row.revision, operation: row.operation, path: row.path });
+        const { revision, operation, path, author } = row;
+        revisions.push({ revision, operation, path, author });
       }
     }
     return { current: rows[0].current, revisions };
   }
 
-  /** Stores a ticket's digest for the caller's project, if it is theirs and the token still valid. */
+  /**
+   * Stores a ticket's digest for a project the caller is a member of, if the token is still
+   * valid.
+   */
   async issueTicket(
     db: SqlSession,
     session: ProjectScope & { tokenHash: string },
@@ -202,17 +229,18 @@ export class EventsRepository {
   }
 
   /**
-   * Counts a new stream of the account, if its token is still valid and it has fewer than `max`
-   * open on all instances: behind the account's row lock, in the transaction whose round this
-   * is.
+   * Counts a new stream of the account, if its token is still valid, it is still a member of
+   * the project, and it has fewer than `max` open on all instances: behind the account's row
+   * lock, in the transaction whose round this is.
    */
   openStream(
     round: Round,
-    stream: StreamSession & { streamId: string; leaseMs: number; max: number },
-  ): Pending<'opened' | 'full' | 'token-gone'> {
+    stream: StreamSession & { projectId: string; streamId: string; leaseMs: number; max: number },
+  ): Pending<'opened' | 'full' | 'token-gone' | 'no-project'> {
     round.row(LOCK_ACCOUNT, { accountId: stream.accountId });
     return round.row(OPEN_STREAM, stream).map((row) => {
       if (!row?.token_valid) return 'token-gone';
+      if (!row.member) return 'no-project';
       return row.opened ? 'opened' : 'full';
     });
   }

@@ -17,7 +17,7 @@ import { PARENT_RULE_COLUMNS } from './sql/column-width.sql';
 import { copyDocumentStatement, copyNodeStatement } from './sql/copy-node.sql';
 import { deleteNodeStatement } from './sql/delete-node.sql';
 import { childrenJson, nodeJson } from './sql/documents.sql';
-import { ownedPath } from './sql/paths.sql';
+import { memberPath } from './sql/paths.sql';
 import { type PlaceKind, placeNodeStatement, PLACEMENTS_USED } from './sql/place-node.sql';
 import { TaggedReads } from './sql/tagged-reads';
 import {
@@ -128,7 +128,7 @@ const READS = {
         level,
         new TaggedReads(
           statementName(level, 'read'),
-          ownedPath(level),
+          memberPath(level),
           `${alias}.revision`,
           nodeJson(level, alias),
         ),
@@ -143,7 +143,7 @@ const READS = {
         level,
         new TaggedReads(
           statementName(level, 'list'),
-          ownedPath(parent),
+          memberPath(parent),
           `${alias}.list_revision`,
           childrenJson(parent, alias),
         ),

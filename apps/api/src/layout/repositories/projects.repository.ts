@@ -8,33 +8,39 @@ import { treeWriteStatement } from './sql/changes.sql';
 import { newSubtree, sizesOf } from './sql/new-subtree.sql';
 import { type NewSubtree, subtreeParams } from './new-subtree';
 import { COPY_PROJECT, copyDocumentStatement } from './sql/copy-node.sql';
-import { ownedPath, WRITE_REVISION, WRITE_TIME } from './sql/paths.sql';
+import { memberPath, WRITE_REVISION, WRITE_TIME } from './sql/paths.sql';
 import { TaggedReads } from './sql/tagged-reads';
 import { cachedReads } from './cached-reads';
 import { DocumentCache } from './document-cache';
 import { type Pending, type Round } from '../../database/unit-of-work';
-import { type LockedRound } from '../locked-round';
+import { type LockedRound, type WriterRole } from '../locked-round';
+import { type ProjectRole } from '@layout/contracts';
 
-// A page of an account's projects: creation order, the id breaking ties, so that the order is
-// total and a page starts right after the previous page's last project (keyset pagination).
-// The index (owner_id, created_at, id) serves it: one range scan of at most limit + 1 entries,
-// no sort, however many projects the account has. The extra row only tells whether a next
-// page exists. The digest covers each shown project's id and revision: any change to a
-// project's summary (its title, revision, updatedAt) takes a revision, so the digest changes
-// exactly when the page's items do.
-const BY_CREATION = 'ORDER BY p.created_at, p.id';
-const AFTER_KEY = 'AND (p.created_at, p.id) > ($afterCreatedAt::timestamptz, $afterId::uuid)';
+// A page of the projects an account is a member of: the projects' creation order, the id
+// breaking ties, so that the order is total and a page starts right after the previous page's
+// last project (keyset pagination). The members' index (account_id, project_created_at,
+// project_id) serves it: one range scan of at most limit + 1 entries, no sort, however many
+// projects the account has, each project then found by its key. The extra row only tells
+// whether a next page exists. The digest covers each shown project's id, revision and the
+// caller's role: any change to a project's summary (its title, revision, updatedAt) takes a
+// revision, and a change of role is the role's, so the digest changes exactly when the page's
+// items do.
+const BY_CREATION = 'ORDER BY m.project_created_at, m.project_id';
+const AFTER_KEY = `AND (m.project_created_at, m.project_id)
+  > ($afterCreatedAt::timestamptz, $afterId::uuid)`;
 
 // `n` numbers the rows in the index's order (a window over the scan, no sort); the row past the
 // limit only says that a next page exists.
 function pageOf(after: boolean): string {
-  return `(SELECT p.*, row_number() OVER (${BY_CREATION}) AS n
-     FROM projects p WHERE p.owner_id = $accountId ${after ? AFTER_KEY : ''}
+  return `(SELECT p.*, m.role, row_number() OVER (${BY_CREATION}) AS n
+     FROM project_members m JOIN projects p ON p.id = m.project_id
+     WHERE m.account_id = $accountId ${after ? AFTER_KEY : ''}
      ${BY_CREATION} LIMIT $limit::int + 1) p`;
 }
 
 const SHOWN = 'FILTER (WHERE p.n <= $limit::int)';
-const DIGEST = `md5(COALESCE(string_agg(p.id::text || ':' || p.revision, ',' ORDER BY p.n) ${SHOWN}, ''))`;
+const DIGEST = `md5(COALESCE(string_agg(p.id::text || ':' || p.revision || ':' || p.role, ','
+  ORDER BY p.n) ${SHOWN}, ''))`;
 const MORE = 'count(*) > $limit::int';
 
 type PageParams = { accountId: string; limit: number };
@@ -59,7 +65,7 @@ const pageDigest = (after: boolean) =>
 const READS = {
   project: new TaggedReads<ProjectScope>(
     'projects.project',
-    ownedPath('project'),
+    memberPath('project'),
     'p.revision',
     projectJson('p'),
   ),
@@ -105,7 +111,7 @@ function pageParams(query: ProjectPageQuery): PageParams | AfterParams {
     : { accountId, limit };
 }
 
-// Every write beneath a project starts here: the owner check and the project's row lock, held
+// Every write beneath a project starts here: the caller's role and the project's row lock, held
 // until the transaction ends. Writes to one project are serialised by it, so every statement
 // after it sees the project's tree as the previous write left it (READ COMMITTED takes a new
 // snapshot per statement), revisions follow commit order without gaps, and two writers never
@@ -117,21 +123,32 @@ function pageParams(query: ProjectPageQuery): PageParams | AfterParams {
 // are kept (the migration `history` has the triggers that read them). So the statements can be
 // sent right behind the lock without waiting for its answer: the project stays locked for as
 // short a time as the statements take, not for the time this process needs to read each
-// answer. A lock that finds no project sets nothing, and every write statement then changes
-// nothing.
+// answer. A lock that finds no project of which the caller is a member with at least the role
+// the write needs (`$least`) sets nothing, and every write statement then changes nothing.
+//
+// The caller's membership is locked too (FOR SHARE): a removal, or a change of role, waits for
+// a write in flight to commit, and a write that waited for the project behind one sees the
+// membership as it left it (a row that a lock waited for is read again, a deleted one skipped;
+// the other tables of the statement keep the snapshot it began with). So a member removed or
+// made a viewer while its write is in flight has that write committed before, or refused.
 const LOCK = sqlStatement<
-  ProjectScope & RecordedChange,
-  { revision: number; title: string; tree_bytes: string }
+  ProjectScope & RecordedChange & { least: WriterRole },
+  { revision: number; title: string; tree_bytes: string; role: ProjectRole }
 >(
   'projects.lock',
   `WITH locked AS (
-     SELECT p.* FROM projects p WHERE p.id = $projectId AND p.owner_id = $accountId
-     FOR NO KEY UPDATE)
-   SELECT p.revision, p.title, ${projectBytes('p')} AS tree_bytes,
-     set_config('layout.revision', (p.revision + 1)::text, true) AS write_revision,
+     SELECT p.*, m.role, m.role >= $least::project_role AS allowed
+     FROM projects p
+       JOIN project_members m ON m.project_id = p.id AND m.account_id = $accountId
+     WHERE p.id = $projectId
+     FOR NO KEY UPDATE OF p FOR SHARE OF m)
+   SELECT p.revision, p.title, ${projectBytes('p')} AS tree_bytes, p.role,
+     set_config('layout.revision', CASE WHEN p.allowed THEN (p.revision + 1)::text ELSE '' END,
+       true) AS write_revision,
      set_config('layout.write_time', clock_timestamp()::text, true) AS write_time,
      set_config('layout.operation', $operation, true) AS operation,
      set_config('layout.path', $path, true) AS path,
+     set_config('layout.author', $accountId::text, true) AS author,
      set_config('layout.history_revisions', $historyRevisions::int::text, true) AS kept
    FROM locked p`,
 );
@@ -188,11 +205,12 @@ const RETITLE = treeWriteStatement<
   select: `SELECT u.json, u.tree_bytes FROM touched_project u`,
 });
 
-// Deleting a project deletes its tree (the foreign keys cascade): nothing is left to follow.
+// Deleting a project deletes its tree, its members, their streams' leases and presence (the
+// foreign keys cascade): nothing is left to follow. Behind the lock, which let only the owner.
 const DELETE = sqlStatement<ProjectScope, never>(
   'projects.delete',
   `WITH deleted AS (
-     DELETE FROM projects p WHERE p.id = $projectId AND p.owner_id = $accountId
+     DELETE FROM projects p WHERE p.id = $projectId AND ${WRITE_REVISION} IS NOT NULL
      RETURNING p.owner_id)
    UPDATE accounts a SET project_count = a.project_count - 1
    FROM deleted d WHERE a.id = d.owner_id`,
@@ -213,6 +231,8 @@ export interface LockedProject {
   title: string;
   /** Bytes of its whole JSON answer. */
   treeBytes: number;
+  /** The caller's role in it. */
+  role: ProjectRole;
 }
 
 @Injectable()
@@ -250,20 +270,26 @@ export class ProjectsRepository {
   }
 
   /**
-   * Locks the project for a write that `change` describes in its history; undefined when it
-   * does not exist for this account.
+   * Locks the project for a write that `change` describes in its history, if the caller's role
+   * is at least `least`; undefined when it does not exist for this account (not a member). With
+   * a lesser role the project is found (its `role` says which) but not locked for the write:
+   * the statements behind it change nothing.
    */
   lockForWrite(
     round: Round,
     scope: ProjectScope,
     change: RecordedChange,
+    least: WriterRole,
   ): Pending<LockedProject | undefined> {
-    return round
-      .row(LOCK, { ...scope, ...change })
-      .map(
-        (row) =>
-          row && { revision: row.revision, title: row.title, treeBytes: Number(row.tree_bytes) },
-      );
+    return round.row(LOCK, { ...scope, ...change, least }).map(
+      (row) =>
+        row && {
+          revision: row.revision,
+          title: row.title,
+          treeBytes: Number(row.tree_bytes),
+          role: row.role,
+        },
+    );
   }
 
   /**

@@ -676,33 +676,40 @@ describe('the write statements of the tree', () => {
 const CHANGE = { operation: 'row.move', path: '/projects/p/blocks/b/rows/r', historyRevisions: 10 };
 
 describe('ProjectsRepository.lockForWrite', () => {
-  it('locks the account’s project and sets the revision the write creates, for this transaction only', async () => {
+  it('locks the project of which the account is a member, with its membership, and sets the revision the write creates, for this transaction only', async () => {
     const { sent, value } = await recorded(
-      (round) => projects.lockForWrite(round, PROJECT, CHANGE),
+      (round) => projects.lockForWrite(round, PROJECT, CHANGE, 'editor'),
       {
         revision: 7,
         title: 'Old',
         tree_bytes: '1000',
+        role: 'editor',
       },
     );
-    expect(value.get()).toEqual({ revision: 7, title: 'Old', treeBytes: 1000 });
+    expect(value.get()).toEqual({ revision: 7, title: 'Old', treeBytes: 1000, role: 'editor' });
     expect(sent).toHaveLength(1);
     const [{ statement, params }] = sent;
     expect(statement.name).toBe('projects.lock');
-    expect(params).toEqual({ ...PROJECT, ...CHANGE });
+    expect(params).toEqual({ ...PROJECT, ...CHANGE, least: 'editor' });
     // What the history records of the write, beside it, for the same transaction only.
-    expect(statement.text).toContain(`set_config('layout.operation', $3, true)`);
-    expect(statement.text).toMatch(/p\.owner_id = \$\d/);
-    expect(statement.text).toContain('FOR NO KEY UPDATE');
-    // set_config's third argument true: local to the transaction, gone at its end.
-    expect(statement.text).toContain(`set_config('layout.revision', (p.revision + 1)::text, true)`);
+    expect(statement.text).toContain(`set_config('layout.operation', $4, true)`);
+    expect(statement.text).toContain(`set_config('layout.author', $2::text, true)`);
+    expect(statement.text).toMatch(/m\.account_id = \$\d/);
+    // The project locked against its writers, the membership against its removal.
+    expect(statement.text).toContain('FOR NO KEY UPDATE OF p FOR SHARE OF m');
+    // set_config's third argument true: local to the transaction, gone at its end; nothing set
+    // for a member whose role is less than the write needs.
+    expect(statement.text).toMatch(
+      /set_config\('layout\.revision', CASE WHEN p\.allowed THEN \(p\.revision \+ 1\)::text ELSE '' END,\s+true\)/,
+    );
+    expect(statement.text).toMatch(/m\.role >= \$\d+::project_role AS allowed/);
     // WRITE_REVISION reads that very setting.
     expect(WRITE_REVISION).toContain(`current_setting('layout.revision', true)`);
   });
 
-  it('answers undefined when the project is not the account’s', async () => {
+  it('answers undefined when the account is no member of the project', async () => {
     const { value } = await recorded(
-      (round) => projects.lockForWrite(round, PROJECT, CHANGE),
+      (round) => projects.lockForWrite(round, PROJECT, CHANGE, 'editor'),
       null,
     );
     expect(value.get()).toBeUndefined();
@@ -778,7 +785,7 @@ describe('ProjectsRepository.copy', () => {
   it('copies only the caller’s project, into a new one of theirs at revision 1, counted among their projects', async () => {
     const { sent } = await recorded(copy);
     const text = sent[0].statement.text;
-    expect(text).toMatch(/p\.id = \$\d+ AND p\.owner_id = \$\d+/);
+    expect(text).toMatch(/p\.id = \$\d+ AND EXISTS \(SELECT 1 FROM project_members pm/);
     expect(text).toContain('SET project_count = a.project_count + 1');
     for (const table of ['projects', 'blocks', 'rows', 'columns', 'contents']) {
       expect(text).toContain(`INSERT INTO ${table} `);

@@ -137,7 +137,7 @@ describe('BatchService', () => {
       expect(writer.write).toHaveBeenCalledTimes(1);
       expect(writer.write).toHaveBeenCalledWith(
         SCOPE,
-        { operation: 'batch', path: P },
+        { operation: 'batch', path: P, least: 'editor' },
         expect.any(Function),
         IDEMPOTENT,
         200,

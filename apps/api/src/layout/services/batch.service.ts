@@ -59,7 +59,7 @@ export class BatchService {
     idempotency?: IdempotencyRequest,
   ): Promise<Representation<BatchResponse>> {
     const works = await this.plan(scope, batch.operations);
-    const change = { operation: 'batch', path: pathOf.project(scope) } as const;
+    const change = { operation: 'batch', path: pathOf.project(scope), least: 'editor' } as const;
     return this.writer.write(
       scope,
       change,

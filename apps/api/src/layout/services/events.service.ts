@@ -22,7 +22,8 @@ import { notFound } from './not-found';
 export interface StreamRequest {
   readonly projectId: string;
   readonly session?: StreamSession;
-  readonly ticket?: string;
+  /** As the query gave it: anything but a valid ticket of this project answers 401. */
+  readonly ticket?: unknown;
   /** The last revision the client received (`Last-Event-ID`), as it came. */
   readonly lastEventId?: string;
   /** A HEAD: the stream's headers alone, and its ticket left for the GET that follows. */
@@ -74,6 +75,7 @@ export class EventsService {
     const counted = await this.db.transaction((round) => {
       const opened = this.events.openStream(round, {
         ...session,
+        projectId: request.projectId,
         streamId,
         leaseMs: this.feed.leaseMs,
         max: EVENT_STREAMS_PER_ACCOUNT_MAX,
@@ -82,6 +84,7 @@ export class EventsService {
     });
     // Revoked, or expired, since the request was authenticated (or the ticket issued).
     if (counted === 'token-gone') tokenGone();
+    if (counted === 'no-project') notFound('Project');
     if (counted === 'full') throw new TooManyStreamsError(EVENT_STREAMS_PER_ACCOUNT_MAX);
     const from = startingPoint(request.lastEventId, current);
     return {
@@ -122,7 +125,7 @@ export class EventsService {
   private async redeem(request: StreamRequest): Promise<StreamSession> {
     const { projectId, ticket, headersOnly } = request;
     const session =
-      ticket === undefined
+      typeof ticket !== 'string'
         ? undefined
         : await (headersOnly
             ? this.events.ticketHolder(this.db, projectId, digestOf(ticket))

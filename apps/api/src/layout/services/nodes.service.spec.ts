@@ -202,7 +202,7 @@ describe('NodesService', () => {
       const answer = await service.create(level, c.parentScope, c.createBody, IDEMPOTENT);
       expect(writer.write).toHaveBeenCalledWith(
         c.parentScope,
-        { operation: `${level}.create`, path: c.listPath },
+        { operation: `${level}.create`, path: c.listPath, least: 'editor' },
         expect.any(Function),
         IDEMPOTENT,
       );
@@ -227,7 +227,7 @@ describe('NodesService', () => {
       });
       expect(writer.write.mock.calls[0]).toEqual([
         scope,
-        { operation: `${level}.update`, path: nodePath },
+        { operation: `${level}.update`, path: nodePath, least: 'editor' },
         expect.any(Function),
       ]);
     });
@@ -238,7 +238,7 @@ describe('NodesService', () => {
       });
       expect(writer.write.mock.calls[0]).toEqual([
         scope,
-        { operation: `${level}.delete`, path: nodePath },
+        { operation: `${level}.delete`, path: nodePath, least: 'editor' },
         expect.any(Function),
       ]);
     });
@@ -247,7 +247,7 @@ describe('NodesService', () => {
       await service.move(level, scope, position, RequestConditions.NONE, IDEMPOTENT);
       expect(writer.write).toHaveBeenCalledWith(
         scope,
-        { operation: `${level}.move`, path: nodePath },
+        { operation: `${level}.move`, path: nodePath, least: 'editor' },
         expect.any(Function),
         IDEMPOTENT,
         200,
@@ -267,7 +267,7 @@ describe('NodesService', () => {
       const [called, change, work, idempotency, status] = writer.write.mock.calls[0];
       expect([called, change, work, idempotency]).toEqual([
         scope,
-        { operation: `${level}.duplicate`, path: nodePath },
+        { operation: `${level}.duplicate`, path: nodePath, least: 'editor' },
         expect.any(Function),
         IDEMPOTENT,
       ]);
@@ -392,7 +392,7 @@ describe('NodesService', () => {
  */
 describe('NodesService, the statements of each write', () => {
   /** The row the lock statement answers for the project at revision 7. */
-  const FOUND = { revision: 7, title: 'Old', tree_bytes: '1000' };
+  const FOUND = { revision: 7, title: 'Old', tree_bytes: '1000', role: 'editor' };
   const CHANGE_PARAMS = ['operation', 'path', 'historyRevisions'];
 
   let connection: ReturnType<typeof fakeConnection>;

@@ -1,7 +1,11 @@
 import { loadConfig } from '../../config/load-config';
 import { type ChangeAnnouncer } from '../events/change-announcer';
 import { jest } from '@jest/globals';
-import { PreconditionFailedError, ResourceNotFoundError } from '../../common/errors';
+import {
+  ForbiddenByRoleError,
+  PreconditionFailedError,
+  ResourceNotFoundError,
+} from '../../common/errors';
 import { Representation } from '../../common/http/representation';
 import { SerializedJson } from '../../common/json/serialized-json';
 import { type Database } from '../../database/database';
@@ -23,7 +27,13 @@ import { TreeWriter } from './tree-writer';
 
 const SCOPE: ProjectScope = { accountId: 'acc-1', projectId: 'p1' };
 /** The row the lock statement answers for the project at revision 7. */
-const FOUND = { revision: 7, title: 'Old', tree_bytes: '1000', write_revision: '8' };
+const FOUND = {
+  revision: 7,
+  title: 'Old',
+  tree_bytes: '1000',
+  write_revision: '8',
+  role: 'editor',
+};
 
 /** Statements of the works under test, answered by name like every other. */
 const READ = sqlStatement<{ id: number }, { n: number }>(
@@ -76,7 +86,11 @@ const representingWork = () =>
     );
   });
 
-const CHANGE = { operation: 'content.update', path: '/projects/p/contents/c' } as const;
+const CHANGE = {
+  operation: 'content.update',
+  path: '/projects/p/contents/c',
+  least: 'editor',
+} as const;
 
 describe('TreeWriter', () => {
   const announcer = { announce: jest.fn() };
@@ -291,6 +305,34 @@ describe('TreeWriter', () => {
       ),
     ).rejects.toBe(failure);
     await expect(transaction.mock.results[0].value).rejects.toBe(failure);
+  });
+
+  describe('a lock that finds a member whose role is less than the change needs', () => {
+    beforeEach(() => {
+      answering({
+        'projects.lock': [{ ...FOUND, write_revision: '', role: 'viewer' }],
+        'tree-writer-spec.read': [],
+      });
+    });
+
+    it('fails the write with ForbiddenByRoleError, naming the role and the one needed, and runs no continuation', async () => {
+      const continuation = jest.fn(() => 'read');
+      const failed = writer.write(SCOPE, CHANGE, (write) => {
+        write.row(READ, { id: 1 });
+        return write.next((next) => next.finish(continuation));
+      });
+      await expect(failed).rejects.toThrow(new ForbiddenByRoleError('viewer', 'editor'));
+      expect(continuation).not.toHaveBeenCalled();
+      expect(connection.rounds).toEqual([['projects.lock', 'tree-writer-spec.read']]);
+    });
+
+    it('asks the lock for the least role of the change: the owner’s for a project’s delete', async () => {
+      const failed = writer.write(SCOPE, { ...CHANGE, least: 'owner' }, (write) =>
+        write.finish(() => 'done'),
+      );
+      await expect(failed).rejects.toThrow(new ForbiddenByRoleError('viewer', 'owner'));
+      expect(connection.sent[0].params).toMatchObject({ least: 'owner' });
+    });
   });
 
   describe('a lock that finds no project of the account’s', () => {

@@ -1,4 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { hasRole } from '@layout/contracts';
+import { ForbiddenByRoleError } from '../../common/errors';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { Representation } from '../../common/http/representation';
@@ -19,7 +21,8 @@ export type TreeWork<T> = (write: LockedRound) => Step<T>;
 
 /**
  * The unit of work of every change beneath a project: one transaction whose first statement
- * locks the project row (which checks the owner and serialises the project's writers), then
+ * locks the project row (which checks the caller's role, the one the change needs, and
+ * serialises the project's writers), then
  * the service's statements and rules. Everything commits together, with the project's next
  * revision; a rule that throws rolls it all back, so a refused request changes nothing and
  * takes no revision. The service's statements go out right behind the lock, without waiting
@@ -68,16 +71,18 @@ export class TreeWriter {
     idempotency?: IdempotencyRequest,
     status?: number,
   ): Promise<T> {
-    const recorded = { ...change, historyRevisions: this.historyRevisions };
+    const { least, ...described } = change;
+    const recorded = { ...described, historyRevisions: this.historyRevisions };
     // The last start's: a start that was discarded and ran again (a group's) locked anew.
     let locked: Pending<LockedProject> | undefined;
     const committed = this.db.transaction((round) => {
-      const found = this.projects.lockForWrite(round, scope, recorded);
-      const project = found.map((locked): LockedProject =>
-        locked
-          ? { ...locked, revision: locked.revision + 1, currentRevision: locked.revision }
-          : notFound('Project'),
-      );
+      const found = this.projects.lockForWrite(round, scope, recorded, least);
+      const project = found.map((locked): LockedProject => {
+        if (!locked) notFound('Project');
+        const { role, ...rest } = locked;
+        if (!hasRole(role, least)) throw new ForbiddenByRoleError(role, least);
+        return { ...rest, revision: locked.revision + 1, currentRevision: locked.revision };
+      });
       locked = project;
       const write = behindLock(round, project);
       let step: Step<T>;
@@ -98,7 +103,8 @@ export class TreeWriter {
           throw error;
         });
       }
-      // The lock's verdict goes first: another account's project is a 404, whatever else.
+      // The lock's verdict goes first: a project the caller is no member of is a 404, one it may
+      // not write a 403, whatever else.
       return step.checkedFirst(() => project.get());
     }, projectGroup(scope));
     // Once committed, the project's event streams on every instance read its history again.

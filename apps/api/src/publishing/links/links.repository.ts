@@ -3,7 +3,7 @@ import { type SqlSession } from '../../database/sql-session';
 import { checkStatement, sqlStatement } from '../../database/sql-statement';
 import { type Pending, type Round } from '../../database/unit-of-work';
 import { type ProjectScope } from '../../layout/layout.scopes';
-import { type ProjectRole } from './link-roles';
+import { isMember } from '../../members/membership.sql';
 
 const ISO = (column: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -17,18 +17,18 @@ const LINK_JSON = (l: string, url: string) => `json_build_object('_id', ${l}.id,
 const LIVE = (l: string) => `(${l}.expires_at IS NULL OR ${l}.expires_at > now())`;
 
 /**
- * The caller's project and role in it. Today the owner is the one member; the roles issue
- * reads the role from the project's members here.
+ * The project, if the caller is a member of it. Which members may create, list or revoke links
+ * is the routes' policy (members/policy), applied before the request reaches the service.
  */
-const CALLERS_PROJECT = `SELECT p.id, p.revision, 'owner'::text AS role FROM projects p
-  WHERE p.id = $projectId AND p.owner_id = $accountId`;
+const CALLERS_PROJECT = `SELECT p.id, p.revision FROM projects p
+  WHERE p.id = $projectId AND ${isMember('p.id')}`;
 
 // Links are counted behind the project's row lock, which serialises their creation with each
 // other (and with the project's writes, which hold it as briefly): the count that the insert
 // checks then sees every link committed before it.
 const LOCK = sqlStatement<ProjectScope, { id: string }>(
   'links.lock-project',
-  `SELECT p.id FROM projects p WHERE p.id = $projectId AND p.owner_id = $accountId
+  `SELECT p.id FROM projects p WHERE p.id = $projectId AND ${isMember('p.id')}
    FOR NO KEY UPDATE`,
 );
 
@@ -44,7 +44,7 @@ type CreateParams = ProjectScope & {
 
 const CREATE = sqlStatement<
   CreateParams,
-  { role: ProjectRole | null; kept: boolean; live: number; json: string | null }
+  { member: boolean; kept: boolean; live: number; json: string | null }
 >(
   'links.create',
   `WITH project AS (${CALLERS_PROJECT}),
@@ -59,28 +59,25 @@ const CREATE = sqlStatement<
      SELECT $id::uuid, t.id, $tokenHash, t.revision, $expiresAt::timestamptz
      FROM target t, live WHERE live.n < $max::int
      RETURNING *)
-   SELECT (SELECT role FROM project) AS role, EXISTS (SELECT 1 FROM target) AS kept,
+   SELECT EXISTS (SELECT 1 FROM project) AS member, EXISTS (SELECT 1 FROM target) AS kept,
      (SELECT n FROM live) AS live,
      (SELECT ${LINK_JSON('l', '$url::text')}::text FROM inserted l) AS json`,
 );
 
-const LIST = sqlStatement<ProjectScope, { role: ProjectRole; json: string }>(
+const LIST = sqlStatement<ProjectScope, { json: string }>(
   'links.list',
-  `SELECT p.role, COALESCE((SELECT json_agg(${LINK_JSON('l', 'NULL::text')}
+  `SELECT COALESCE((SELECT json_agg(${LINK_JSON('l', 'NULL::text')}
        ORDER BY l.created_at DESC, l.id DESC)
      FROM share_links l WHERE l.project_id = p.id AND ${LIVE('l')}), '[]')::text AS json
    FROM (${CALLERS_PROJECT}) p`,
 );
 
-const REVOKE = sqlStatement<
-  ProjectScope & { linkId: string },
-  { role: ProjectRole; revoked: boolean }
->(
+const REVOKE = sqlStatement<ProjectScope & { linkId: string }, { revoked: boolean }>(
   'links.revoke',
   `WITH project AS (${CALLERS_PROJECT}),
    revoked AS (DELETE FROM share_links l USING project p
      WHERE l.project_id = p.id AND l.id = $linkId::uuid RETURNING l.id)
-   SELECT p.role, EXISTS (SELECT 1 FROM revoked) AS revoked FROM project p`,
+   SELECT EXISTS (SELECT 1 FROM revoked) AS revoked FROM project p`,
 );
 
 /** A link's lookup at each open: its project, revision, and the project's owner. */
@@ -134,16 +131,16 @@ export class LinksRepository {
   create(round: Round, params: CreateParams) {
     round.row(LOCK, { accountId: params.accountId, projectId: params.projectId });
     return round.row(CREATE, params) as Pending<
-      { role: ProjectRole | null; kept: boolean; live: number; json: string | null } | undefined
+      { member: boolean; kept: boolean; live: number; json: string | null } | undefined
     >;
   }
 
-  /** The project's live links, newest first; undefined when it is not the caller's. */
+  /** The project's live links, newest first; undefined when the caller is not a member. */
   list(db: SqlSession, scope: ProjectScope) {
     return db.row(LIST, scope);
   }
 
-  /** Deletes the link; undefined when the project is not the caller's. */
+  /** Deletes the link; undefined when the caller is not a member of the project. */
   revoke(db: SqlSession, scope: ProjectScope, linkId: string) {
     return db.row(REVOKE, { ...scope, linkId });
   }

@@ -15,7 +15,6 @@ import { Database } from '../../database/database';
 import { type ProjectScope } from '../../layout/layout.scopes';
 import { type HtmlPage } from '../html-page';
 import { RenderedPages } from '../rendered-pages';
-import { assertMayOnLinks } from './link-roles';
 import { isLinkToken, linkTokenHash, linkUrl, newLinkToken } from './link-tokens';
 import { LinkViews } from './link-views';
 import { LinksRepository } from './links.repository';
@@ -59,8 +58,8 @@ export class LinksService {
       });
       return round.finish(() => row.get());
     });
-    assertMayOnLinks(created?.role ?? undefined, 'create');
-    if (!created?.kept) throw new ResourceNotFoundError('Revision');
+    if (!created?.member) throw new ResourceNotFoundError('Project');
+    if (!created.kept) throw new ResourceNotFoundError('Revision');
     if (created.json === null) {
       throw new LimitExceededError(
         SHARE_LINKS_PER_PROJECT_MAX,
@@ -80,16 +79,16 @@ export class LinksService {
   ): Promise<Representation<ShareLinkResponse[]>> {
     await this.views.flush();
     const found = await this.links.list(this.db, scope);
-    assertMayOnLinks(found?.role, 'list');
-    const etag = `"k${createHash('md5').update(found!.json).digest('hex')}"`;
+    if (found === undefined) throw new ResourceNotFoundError('Project');
+    const etag = `"k${createHash('md5').update(found.json).digest('hex')}"`;
     if (conditions.isNotModified(etag)) return Representation.notModified(etag);
-    return Representation.of(new SerializedJson<ShareLinkResponse[]>(found!.json), { etag });
+    return Representation.of(new SerializedJson<ShareLinkResponse[]>(found.json), { etag });
   }
 
   async revoke(scope: ProjectScope, linkId: string): Promise<void> {
     const found = await this.links.revoke(this.db, scope, linkId);
-    assertMayOnLinks(found?.role, 'revoke');
-    if (!found!.revoked) throw new ResourceNotFoundError('Share link');
+    if (found === undefined) throw new ResourceNotFoundError('Project');
+    if (!found.revoked) throw new ResourceNotFoundError('Share link');
   }
 
   /**

@@ -20,13 +20,20 @@ WITH
   project AS (
     SELECT
       p.id,
-      p.revision,
-      'owner'::text AS role
+      p.revision
     FROM
       projects p
     WHERE
       p.id = $1
-      AND p.owner_id = $2
+      AND EXISTS (
+        SELECT
+          1
+        FROM
+          project_members pm
+        WHERE
+          pm.project_id = p.id
+          AND pm.account_id = $2
+      )
   ),
   target AS (
     SELECT
@@ -68,12 +75,12 @@ WITH
       *
   )
 SELECT
-  (
+  EXISTS (
     SELECT
-      role
+      1
     FROM
       project
-  ) AS role,
+  ) AS member,
   EXISTS (
     SELECT
       1
@@ -111,7 +118,6 @@ SELECT
 -- links.list
 -- parameters: $1 projectId, $2 accountId
 SELECT
-  p.role,
   COALESCE(
     (
       SELECT
@@ -151,13 +157,20 @@ FROM
   (
     SELECT
       p.id,
-      p.revision,
-      'owner'::text AS role
+      p.revision
     FROM
       projects p
     WHERE
       p.id = $1
-      AND p.owner_id = $2
+      AND EXISTS (
+        SELECT
+          1
+        FROM
+          project_members pm
+        WHERE
+          pm.project_id = p.id
+          AND pm.account_id = $2
+      )
   ) p;
 
 -- links.lock-project
@@ -168,7 +181,15 @@ FROM
   projects p
 WHERE
   p.id = $1
-  AND p.owner_id = $2
+  AND EXISTS (
+    SELECT
+      1
+    FROM
+      project_members pm
+    WHERE
+      pm.project_id = p.id
+      AND pm.account_id = $2
+  )
 FOR NO KEY UPDATE;
 
 -- links.open
@@ -206,13 +227,20 @@ WITH
   project AS (
     SELECT
       p.id,
-      p.revision,
-      'owner'::text AS role
+      p.revision
     FROM
       projects p
     WHERE
       p.id = $1
-      AND p.owner_id = $2
+      AND EXISTS (
+        SELECT
+          1
+        FROM
+          project_members pm
+        WHERE
+          pm.project_id = p.id
+          AND pm.account_id = $2
+      )
   ),
   revoked AS (
     DELETE FROM share_links l USING project p
@@ -223,7 +251,6 @@ WITH
       l.id
   )
 SELECT
-  p.role,
   EXISTS (
     SELECT
       1

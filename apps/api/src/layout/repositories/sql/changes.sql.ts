@@ -1,6 +1,6 @@
 import { sqlStatement, type SqlStatement } from '../../../database/sql-statement';
 import { projectBytes } from './documents.sql';
-import { KEPT_REVISIONS, WRITE_REVISION, WRITE_TIME } from './paths.sql';
+import { KEPT_REVISIONS, WRITE_AUTHOR, WRITE_REVISION, WRITE_TIME } from './paths.sql';
 import {
   levelAndAncestors,
   type ParentLevel,
@@ -48,8 +48,8 @@ export interface TreeWriteParts {
 
 /**
  * The CTE that records the write's revision in the project's history (a `revisions` row: what
- * the request did and the path it addressed, as locking the project set them, with the
- * project's title and time after the write), and prunes the history past what is kept
+ * the request did, the path it addressed and who sent it, as locking the project set them, with
+ * the project's title and time after the write), and prunes the history past what is kept
  * (`layout_prune_history`, migrations `history_pruned_in_a_function` and
  * `history_pruned_by_window`: every 16th revision, what left the kept window since the 16th
  * before, and nothing on the others). It reads `touched_project`, the project's row as the
@@ -66,10 +66,12 @@ export interface TreeWriteParts {
  */
 export const RECORD_REVISION = [
   `recorded_revision AS (
-    INSERT INTO revisions AS h (project_id, revision, created_at, operation, path, title)
+    INSERT INTO revisions AS h (project_id, revision, created_at, operation, path, title,
+      author_id)
     SELECT t.id, t.revision, t.updated_at,
       COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
-      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id), t.title
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id), t.title,
+      ${WRITE_AUTHOR}
     FROM touched_project t
       CROSS JOIN LATERAL layout_prune_history(t.id, t.revision, ${KEPT_REVISIONS}) pruned
     ON CONFLICT (project_id, revision) DO UPDATE

@@ -1,3 +1,4 @@
+import { isMember } from '../../../members/membership.sql';
 import { sqlStatement, type SqlStatement } from '../../../database/sql-statement';
 import { treeWriteStatement } from './changes.sql';
 import { nodeBytes, nodeJson, projectBytes } from './documents.sql';
@@ -222,7 +223,7 @@ export const COPY_PROJECT = sqlStatement<
     `source AS (SELECT p.id, p.title, p.revision,
          set_config('layout.operation', 'project.duplicate', true) AS operation,
          set_config('layout.path', '/projects/' || p.id, true) AS path
-       FROM projects p WHERE p.id = $projectId AND p.owner_id = $accountId)`,
+       FROM projects p WHERE p.id = $projectId AND ${isMember('p.id')})`,
     `fits AS (
        SELECT (1 + ${levelAndDescendants('block')
          .map(

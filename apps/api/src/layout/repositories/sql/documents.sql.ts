@@ -61,7 +61,9 @@ export const blocksOf = (p: string) =>
 const projectFields = (p: string) =>
   `'_id', ${p}.id, 'title', ${p}.title, 'revision', ${p}.revision,
    'createdAt', ${iso(`${p}.created_at`)}, 'updatedAt', ${iso(`${p}.updated_at`)}`;
-export const projectSummaryJson = (p: string) => `json_build_object(${projectFields(p)})`;
+/** A project as listed, with the caller's `role` in it (a column of `p`). */
+export const projectSummaryJson = (p: string) =>
+  `json_build_object(${projectFields(p)}, 'role', ${p}.role)`;
 export const projectJson = (p: string) =>
   `json_build_object(${projectFields(p)}, 'blocks', ${blocksOf(p)})`;
 export const projectShell = (p: string) =>

@@ -10,6 +10,7 @@ import {
   rowWith,
 } from './documents.sql';
 import { RECORD_REVISION } from './changes.sql';
+import { isMember } from '../../../members/membership.sql';
 import { WRITE_REVISION, WRITE_TIME } from './paths.sql';
 import { type ChildLevel, TREE_LEVELS } from './tree-levels';
 
@@ -22,17 +23,24 @@ export const STATE_AT = `node_versions v WHERE v.project_id = $projectId
   AND v.from_revision <= $revision::int
   AND (v.to_revision IS NULL OR v.to_revision > $revision::int)`;
 
+/**
+ * A revision's author `h.author_id` as an answer shows it: its id and name, or NULL once the
+ * account is deleted (marked, or gone).
+ */
+export const AUTHOR_JSON = `(SELECT json_build_object('_id', a.id, 'username', a.username)
+  FROM accounts a WHERE a.id = h.author_id AND a.deleted_at IS NULL)`;
+
 /** Revisions older than the newest `$kept` of the project `p` are gone, pruned or not. */
 export const KEPT_BY = (p: string, h: string) => `${h}.revision > ${p}.revision - $kept::int`;
 
 /**
- * The caller's project `p` (no row when it is not the caller's) and `h`, its revision
- * `$revision` while that is kept (nulls when it is not).
+ * The project `p` (no row when the caller is no member of it) and `h`, its revision `$revision`
+ * while that is kept (nulls when it is not).
  */
 const KEPT_REVISION = `FROM projects p
   LEFT JOIN revisions h ON h.project_id = p.id AND h.revision = $revision::int
     AND ${KEPT_BY('p', 'h')}
-WHERE p.id = $projectId AND p.owner_id = $accountId`;
+WHERE p.id = $projectId AND ${isMember('p.id')}`;
 
 /**
  * The project's document at revision `$revision`, built from its versions by the builders of
@@ -66,8 +74,8 @@ SELECT h.revision,
 ${KEPT_REVISION}`;
 
 /**
- * Whether the project is the caller's (a row) and keeps `$revision` (its number, else null):
- * all a past state's tag needs, as that state never changes while it is kept.
+ * Whether the caller is a member of the project (a row) and it keeps `$revision` (its number,
+ * else null): all a past state's tag needs, as that state never changes while it is kept.
  */
 export const PAST_REVISION = `SELECT h.revision
 ${KEPT_REVISION}`;
@@ -80,7 +88,8 @@ ${KEPT_REVISION}`;
 export const REVISION_PAGE = `SELECT page.json, page.more, page.first, page.last
 FROM projects p CROSS JOIN LATERAL (
   SELECT COALESCE(json_agg(json_build_object('revision', h.revision,
-      'createdAt', ${iso('h.created_at')}, 'operation', h.operation, 'path', h.path)
+      'createdAt', ${iso('h.created_at')}, 'operation', h.operation, 'path', h.path,
+      'author', ${AUTHOR_JSON})
       ORDER BY h.revision DESC) FILTER (WHERE h.n <= $limit::int), '[]')::text AS json,
     count(*) > $limit::int AS more,
     max(h.revision) FILTER (WHERE h.n <= $limit::int) AS first,
@@ -90,7 +99,7 @@ FROM projects p CROSS JOIN LATERAL (
     WHERE h.project_id = p.id AND ${KEPT_BY('p', 'h')}
       AND h.revision < COALESCE($before::int, 2147483647)
     ORDER BY h.revision DESC LIMIT $limit::int + 1) h) page
-WHERE p.id = $projectId AND p.owner_id = $accountId`;
+WHERE p.id = $projectId AND ${isMember('p.id')}`;
 
 // A restore, behind the project's lock (which set WRITE_REVISION): the statements of one round,
 // each doing nothing unless the lock found the caller's project and `$revision` is kept. They

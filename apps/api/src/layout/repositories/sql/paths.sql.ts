@@ -1,8 +1,10 @@
+import { isMember } from '../../../members/membership.sql';
 import { TREE_LEVELS, type TreeLevel } from './tree-levels';
 
 // `FROM … WHERE …` clauses that match a node only at the end of its exact path, each table
 // confined to the project ($projectId), under the aliases of tree-levels.ts. A read also checks
-// the owner ($accountId); a write runs after locking the project, which checked it already.
+// that the caller ($accountId) is a member of the project, whatever its role (every member
+// reads); a write runs after locking the project, which checked the caller's role already.
 
 const WITHIN: Record<Exclude<TreeLevel, 'project'>, { from: string; where: string }> = {
   block: {
@@ -27,18 +29,16 @@ const WITHIN: Record<Exclude<TreeLevel, 'project'>, { from: string; where: strin
   },
 };
 
-/** The node of `level` on the request's path, if the caller owns the project. */
-export function ownedPath(level: TreeLevel): string {
-  const owner = `p.id = $projectId AND p.owner_id = $accountId`;
-  if (level === 'project') return `FROM projects p WHERE ${owner}`;
+/** The node of `level` on the request's path, if the caller is a member of the project. */
+export function memberPath(level: TreeLevel): string {
+  if (level === 'project') return `FROM projects p WHERE p.id = $projectId AND ${isMember('p.id')}`;
   const { from, where } = WITHIN[level];
-  return `FROM ${from} JOIN projects p ON p.id = ${TREE_LEVELS[level].alias}.project_id
-    WHERE ${where} AND ${owner}`;
+  return `FROM ${from} WHERE ${where} AND ${isMember('$projectId')}`;
 }
 
 /**
  * The revision the transaction's write creates, which locking the project set (see
- * projects.repository.ts); NULL when the lock found no project of the caller's.
+ * projects.repository.ts); NULL when the lock found no project the caller may write.
  */
 export const WRITE_REVISION = `NULLIF(current_setting('layout.revision', true), '')::int`;
 
@@ -49,6 +49,9 @@ export const WRITE_REVISION = `NULLIF(current_setting('layout.revision', true), 
  * never go back.
  */
 export const WRITE_TIME = `NULLIF(current_setting('layout.write_time', true), '')::timestamptz`;
+
+/** The account whose write it is (a revision's author), as locking the project set it. */
+export const WRITE_AUTHOR = `NULLIF(current_setting('layout.author', true), '')::uuid`;
 
 /** How many revisions the history keeps (HISTORY_REVISIONS), as locking the project set it. */
 export const KEPT_REVISIONS = `NULLIF(current_setting('layout.history_revisions', true), '')::int`;

@@ -22,10 +22,11 @@ export interface ReadDocument {
 }
 
 /**
- * The parameter that names the caller's account. It only checks the owner (both statements do):
- * it changes nothing in the document, so it is no part of what names the resource.
+ * The parameter that names the caller's account. It only checks that the caller is a member of
+ * the project (both statements do): it changes nothing in the document, so it is no part of what
+ * names the resource.
  */
-const OWNER = 'accountId';
+const CALLER = 'accountId';
 
 /**
  * The two reads of one resource: its document with its revision, and the revision alone. The
@@ -57,7 +58,7 @@ export class TaggedReads<P extends object> {
   }
 
   /**
-   * The document, once the caller has read its revision (which checked the owner): here the
+   * The document, once the caller has read its revision (which checked the caller's membership): here the
    * same as `document`; CachedReads serves the bytes it kept of that revision instead.
    */
   documentAt(db: SqlSession, params: P, _revision: number): Promise<ReadDocument | undefined> {
@@ -80,7 +81,7 @@ export class TaggedReads<P extends object> {
    */
   identity(params: P): string {
     const { name, parameters } = this.documentStatement;
-    const path = parameters.filter((parameter) => parameter !== OWNER);
+    const path = parameters.filter((parameter) => parameter !== CALLER);
     return [name, ...path.map((parameter) => String(params[parameter]))].join(' ');
   }
 }
