@@ -1,4 +1,4 @@
-// The SQL that the repositories send (the layout's, publishing's, the assets'), written out one
+// The SQL that the repositories send (the layout's, publishing's, the assets', the members'), written out one
 // file per repository under each module's queries/ folder (as Immich commits its generated
 // src/queries/*.sql), so that a reviewer reads the statements PostgreSQL receives, not the
 // fragments they are built of.
@@ -35,6 +35,10 @@ export const QUERY_MODULES: readonly QueryModule[] = [
   {
     repositories: join(ROOT, 'apps/api/src/assets'),
     queries: join(ROOT, 'apps/api/src/assets/queries'),
+  },
+  {
+    repositories: join(ROOT, 'apps/api/src/members'),
+    queries: join(ROOT, 'apps/api/src/members/queries'),
   },
 ];
 

@@ -12,6 +12,8 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { LayoutModule } from './layout/layout.module';
+import { MembersModule } from './members/members.module';
+import { RolePolicyGuard } from './members/policy/role-policy.guard';
 import { MetricsModule } from './metrics/metrics.module';
 import { type Tracing } from './tracing/tracing';
 import { TracingModule } from './tracing/tracing.module';
@@ -21,9 +23,10 @@ import { PublishingModule } from './publishing/publishing.module';
 export class AppModule {
   static forRoot(config: AppConfig, tracing?: Tracing): DynamicModule {
     // Global guards run in this order: the rate limit counts per account, so it comes after
-    // authentication.
+    // authentication; the roles' policy after both, so that a refused request still counts.
     const guards: Provider[] = [{ provide: APP_GUARD, useClass: BearerAuthGuard }];
     if (config.rateLimit.enabled) guards.push({ provide: APP_GUARD, useClass: RateLimitGuard });
+    guards.push({ provide: APP_GUARD, useExisting: RolePolicyGuard });
     return {
       module: AppModule,
       imports: [
@@ -35,6 +38,7 @@ export class AppModule {
         CountersModule,
         RateLimitModule,
         AccountsModule,
+        MembersModule,
         AssetsModule,
         LayoutModule,
         PublishingModule,

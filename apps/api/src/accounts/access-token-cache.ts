@@ -1,5 +1,7 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { type NoticeArrival, NoticeArrivals } from '../database/notice-arrivals';
 import { DatabaseNotifications, type Unsubscribe } from '../database/notifications';
+import { NoticedEntries } from '../common/cache/noticed-entries';
 import { type SignedInAccount } from './signed-in-account';
 import {
   readRevocation,
@@ -16,27 +18,6 @@ import {
 const TTL_MS = 30_000;
 const MAX_ENTRIES = 10_000;
 
-interface Entry {
-  readonly account: SignedInAccount;
-  readonly until: number;
-}
-
-/** Waits for the instances to say they dropped what a revocation named (see `expect`). */
-export interface RevocationArrival {
-  /**
-   * Resolves once `instances` instances (this one included) have said so, after `timeoutMs`
-   * at the latest, or at once when this instance does not hear them.
-   */
-  wait(instances: number, timeoutMs: number): Promise<void>;
-  cancel(): void;
-}
-
-interface Waiter {
-  heard: number;
-  wanted: number;
-  done: () => void;
-}
-
 /**
  * Recently verified bearer tokens (by their SHA-256), so that a burst of requests with one token
  * costs one lookup. An entry never outlives the token itself, and no instance serves one that
@@ -50,13 +31,17 @@ interface Waiter {
  */
 @Injectable()
 export class AccessTokenCache implements OnModuleInit, OnModuleDestroy {
-  private readonly entries = new Map<string, Entry>();
-  /** Moves on at every revocation heard and every restart of listening. */
-  private generation = 0;
-  private readonly waiters = new Map<string, Waiter>();
+  private readonly entries = new NoticedEntries<SignedInAccount>(TTL_MS, MAX_ENTRIES);
+  private readonly arrivals: NoticeArrivals;
   private readonly unsubscribe: Unsubscribe[] = [];
 
-  constructor(private readonly notifications: DatabaseNotifications) {}
+  constructor(private readonly notifications: DatabaseNotifications) {
+    this.arrivals = new NoticeArrivals(
+      notifications,
+      TOKEN_REVOCATIONS_CHANNEL,
+      TOKEN_REVOCATIONS_HEARD_CHANNEL,
+    );
+  }
 
   onModuleInit(): void {
     this.unsubscribe.push(
@@ -64,9 +49,7 @@ export class AccessTokenCache implements OnModuleInit, OnModuleDestroy {
         message: (payload) => this.revoked(payload),
         listening: () => this.restart(),
       }),
-      this.notifications.subscribe(TOKEN_REVOCATIONS_HEARD_CHANNEL, {
-        message: (nonce) => this.heardBy(nonce),
-      }),
+      this.arrivals.subscribe(),
     );
   }
 
@@ -75,73 +58,35 @@ export class AccessTokenCache implements OnModuleInit, OnModuleDestroy {
   }
 
   get(tokenHash: string): SignedInAccount | undefined {
-    if (!this.listening()) return undefined;
-    const entry = this.entries.get(tokenHash);
-    if (!entry) return undefined;
-    if (Date.now() >= entry.until) {
-      this.entries.delete(tokenHash);
-      return undefined;
-    }
-    return entry.account;
+    return this.listening() ? this.entries.get(tokenHash) : undefined;
   }
 
   /** Taken before a lookup in the database, and handed to `set` with what it found. */
   currentGeneration(): number {
-    return this.generation;
+    return this.entries.generation();
   }
 
   set(tokenHash: string, account: SignedInAccount, tokenExpiresAt: Date, lookedUpAt: number): void {
     // What the lookup read may have been revoked since it began.
-    if (lookedUpAt !== this.generation || !this.listening()) return;
-    if (this.entries.size >= MAX_ENTRIES) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
-    const until = Math.min(Date.now() + TTL_MS, tokenExpiresAt.getTime());
-    this.entries.set(tokenHash, { account, until });
+    if (!this.listening()) return;
+    this.entries.set(tokenHash, account, lookedUpAt, tokenExpiresAt.getTime());
   }
 
   /** Drops what a revocation names, on this instance (the others hear the notification). */
   forget(revoked: Revoked): void {
-    this.generation += 1;
-    if ('tokenHash' in revoked) {
-      this.entries.delete(revoked.tokenHash);
-      return;
-    }
-    for (const [tokenHash, entry] of this.entries) {
-      if (revokes(revoked, { accountId: entry.account.id, tokenHash })) {
-        this.entries.delete(tokenHash);
-      }
-    }
+    if ('tokenHash' in revoked) this.entries.dropKey(revoked.tokenHash);
+    else
+      this.entries.drop((tokenHash, account) =>
+        revokes(revoked, { accountId: account.id, tokenHash }),
+      );
   }
 
   /**
    * Before sending `notice`: lets the sender wait until the instances have dropped what it
-   * names. Called before the revoking transaction, since the answers may come back before its
-   * own commit is acknowledged.
+   * names (see NoticeArrivals.expect).
    */
-  expect(notice: RevocationNotice): RevocationArrival {
-    let done: () => void = () => undefined;
-    const arrived = new Promise<void>((resolve) => (done = resolve));
-    const waiter: Waiter = { heard: 0, wanted: Infinity, done };
-    this.waiters.set(notice.nonce, waiter);
-    return {
-      wait: async (instances, timeoutMs) => {
-        if (!this.hearing()) return;
-        waiter.wanted = instances;
-        if (waiter.heard >= waiter.wanted) return;
-        let timer: NodeJS.Timeout | undefined;
-        const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-        try {
-          await Promise.race([arrived, late]);
-        } finally {
-          clearTimeout(timer);
-        }
-      },
-      cancel: () => {
-        this.waiters.delete(notice.nonce);
-      },
-    };
+  expect(notice: RevocationNotice): NoticeArrival {
+    return this.arrivals.expect(notice.nonce);
   }
 
   private revoked(payload: string): void {
@@ -152,26 +97,14 @@ export class AccessTokenCache implements OnModuleInit, OnModuleDestroy {
       return;
     }
     this.forget(notice.revoked);
-    void this.notifications.send(TOKEN_REVOCATIONS_HEARD_CHANNEL, notice.nonce);
-  }
-
-  private heardBy(nonce: string): void {
-    const waiter = this.waiters.get(nonce);
-    if (!waiter) return;
-    waiter.heard += 1;
-    if (waiter.heard >= waiter.wanted) waiter.done();
+    this.arrivals.confirm(notice.nonce);
   }
 
   private restart(): void {
-    this.generation += 1;
     this.entries.clear();
   }
 
   private listening(): boolean {
     return this.notifications.isListening(TOKEN_REVOCATIONS_CHANNEL);
-  }
-
-  private hearing(): boolean {
-    return this.listening() && this.notifications.isListening(TOKEN_REVOCATIONS_HEARD_CHANNEL);
   }
 }

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -14,6 +14,7 @@ import {
   ResourceNotFoundError,
   UnsupportedImageError,
 } from '../common/errors';
+import { digestTag } from '../common/http/entity-tags';
 import { type RequestConditions } from '../common/http/request-conditions';
 import { Representation } from '../common/http/representation';
 import { SerializedJson } from '../common/json/serialized-json';
@@ -139,7 +140,7 @@ export class AssetsService {
     const page = await this.assets.page(this.db, accountId, limit ?? null, after ?? null);
     const json = page?.json ?? '[]';
     const more = page?.more === true && page.last !== null;
-    const etag = `"a${createHash('md5').update(`${json}${more}`).digest('hex')}"`;
+    const etag = digestTag('a', `${json}${more}`);
     const next = more ? (page.last ?? undefined) : undefined;
     if (conditions.isNotModified(etag)) return { representation: Representation.notModified(etag) };
     return {

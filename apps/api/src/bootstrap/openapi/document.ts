@@ -17,6 +17,7 @@ import {
 import { examplePath } from '../../common/openapi/examples';
 import { INSTANCE_PLACEHOLDER, PROBLEM_CONTENT_TYPE } from '../../common/openapi/problems';
 import { isUnlimitedRoute } from '../../common/throttling/rate-limit-budget';
+import { applyLeastRoles } from './least-roles';
 import { applySchemaHints, modelsReferencedByHints } from './schema-hints';
 
 export const DOCS_PATH = 'docs';
@@ -89,7 +90,9 @@ policy is \`account\`, \`address\` or, for the opens of share links, \`shared\`)
 
 const TAGS: ReadonlyArray<[string, string]> = [
   ['accounts', 'Sign-up, bearer tokens and the calling account'],
-  ['projects', "The calling account's projects, each with its whole tree"],
+  ['projects', 'The projects the calling account is a member of, each with its whole tree'],
+  ['members', "A project's members and their roles: who may read it, write it, manage it"],
+  ['presence', 'Who has a project open, and where in it they are'],
   ['blocks', 'Blocks of a project, each with its rows'],
   ['rows', 'Rows of a block, each with its columns'],
   ['columns', "Columns of a row: a row's column sizes add up to at most 12"],
@@ -113,6 +116,7 @@ const PATH_PARAMETER_DESCRIPTIONS: Readonly<Record<string, string>> = {
   columnId: 'Id of the column',
   contentId: 'Id of the content',
   revision: 'Number of one of the project’s kept revisions',
+  accountId: 'Id of the member’s account',
   token: 'The share link’s token, as its URL holds it',
 };
 
@@ -307,6 +311,7 @@ export async function buildOpenApiDocument(app: INestApplication): Promise<OpenA
       `${controller.replace(/Controller$/, '')}_${method}`,
   });
   applySchemaHints(document);
+  applyLeastRoles(document);
   completeOperations(document);
   // Proprietary, as package.json says; set here, as the builder would add empty URLs.
   document.info.license = { name: 'UNLICENSED (proprietary)' };

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * Entity tags and the conditions of `If-Match` / `If-None-Match` (RFC 9110 §8.8.3, §13.1).
  * Tags are kept as they are written on the wire, quotes included (`"r12"`, `W/"r12"`).
@@ -39,4 +41,12 @@ export function matchesStrongly(condition: TagCondition, current: string): boole
 /** `If-None-Match`: weak comparison (§13.1.2). */
 export function matchesWeakly(condition: TagCondition, current: string): boolean {
   return 'any' in condition || condition.tags.some((tag) => opaque(tag) === opaque(current));
+}
+
+/**
+ * A strong tag for a representation without a revision of its own (a list of links, of members,
+ * a project's presence): the digest of its bytes, after a letter that says what it tags.
+ */
+export function digestTag(kind: string, text: string): string {
+  return `"${kind}${createHash('md5').update(text).digest('hex')}"`;
 }

@@ -110,7 +110,7 @@ const PROBLEM_DOCS: Readonly<Record<DocumentedProblemKind, ProblemDoc>> = {
   },
   forbiddenByRole: {
     when:
-      "The caller is a member of the project, but its role does not allow this: `role` is its " +
+      'The caller is a member of the project, but its role does not allow this: `role` is its ' +
       'role, `required` the least role that may. Nothing changed.',
     detail: 'A viewer of this project cannot do this; it needs the role editor',
     extensions: { role: 'viewer', required: 'editor' },

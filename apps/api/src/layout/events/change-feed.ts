@@ -14,6 +14,7 @@ import {
   TOKEN_REVOCATIONS_CHANNEL,
 } from '../../common/auth/token-revocations';
 import { DatabaseNotifications, type Unsubscribe } from '../../database/notifications';
+import { MEMBERSHIPS_CHANNEL, names, readMembershipNotice } from '../../members/membership-notices';
 import { Metrics } from '../../metrics/metrics';
 import { EventsRepository } from '../repositories/events.repository';
 import { type EventStream } from './event-stream';
@@ -44,8 +45,9 @@ interface ProjectFeed {
  * NOTIFY was lost arrives even if no other follows.
  *
  * The keep-alive also renews this instance's leases on its streams (the per-account count), and
- * ends those it could not renew: their token was revoked (which deletes the leases) or expired.
- * A revocation's own notice ends the streams of its token or account at once; the renewal is
+ * ends those it could not renew: their token was revoked or their account's membership of the
+ * project ended (either deletes the leases), or the token expired. A revocation's own notice,
+ * and a membership's, ends the streams of its token, account or member at once; the renewal is
  * what catches one missed while this instance was not listening.
  */
 @Injectable()
@@ -82,6 +84,10 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
       }),
       this.notifications.subscribe(TOKEN_REVOCATIONS_CHANNEL, {
         message: (payload) => this.revoked(payload),
+        listening: () => this.renew(this.openStreamIds()),
+      }),
+      this.notifications.subscribe(MEMBERSHIPS_CHANNEL, {
+        message: (payload) => this.membershipsChanged(payload),
         listening: () => this.renew(this.openStreamIds()),
       }),
     ];
@@ -149,6 +155,23 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
     const ends = (stream: EventStream) =>
       notice === undefined || revokes(notice.revoked, stream.owner);
     for (const stream of this.streams()) if (ends(stream)) stream.end();
+  }
+
+  /**
+   * Memberships ended: their accounts' streams of the project end (a reconnection answers 404).
+   * One that cannot be read renews every lease, which ends the streams of any ended membership.
+   */
+  private membershipsChanged(payload: string): void {
+    const notice = readMembershipNotice(payload);
+    if (notice === undefined) {
+      this.renew(this.openStreamIds());
+      return;
+    }
+    if (notice.change !== 'removed') return;
+    const feed = this.feeds.get(notice.projectId);
+    for (const stream of feed?.streams ?? []) {
+      if (names(notice, stream.owner.projectId, stream.owner.accountId)) stream.end();
+    }
   }
 
   private beat(): void {

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   type CreateShareLinkDto,
@@ -6,6 +6,7 @@ import {
   type ShareLinkResponse,
 } from '@layout/contracts';
 import { LimitExceededError, ResourceNotFoundError } from '../../common/errors';
+import { digestTag } from '../../common/http/entity-tags';
 import { type RequestConditions } from '../../common/http/request-conditions';
 import { Representation } from '../../common/http/representation';
 import { SerializedJson } from '../../common/json/serialized-json';
@@ -80,7 +81,7 @@ export class LinksService {
     await this.views.flush();
     const found = await this.links.list(this.db, scope);
     if (found === undefined) throw new ResourceNotFoundError('Project');
-    const etag = `"k${createHash('md5').update(found.json).digest('hex')}"`;
+    const etag = digestTag('k', found.json);
     if (conditions.isNotModified(etag)) return Representation.notModified(etag);
     return Representation.of(new SerializedJson<ShareLinkResponse[]>(found.json), { etag });
   }
