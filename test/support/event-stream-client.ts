@@ -5,14 +5,26 @@ export interface ReceivedEvent {
   data: string;
 }
 
+/** One account of a `presence` event's `present`. */
+export interface PresentAccount {
+  account: { _id: string; username: string };
+  location: string | null;
+  state: 'viewing' | 'editing';
+  since: string;
+}
+
 /** An open stream of Server-Sent Events, read as it comes. */
 export interface EventStreamClient {
   status: number;
   headers: Record<string, string>;
   /** The body of an answer that is not a stream (a problem). */
   text?: string;
-  /** Every event so far, in order. */
+  /** Every event so far but the presence events (changes and resets), in order. */
   readonly events: ReceivedEvent[];
+  /** Every event so far, presence events included, in order. */
+  readonly received: ReceivedEvent[];
+  /** The `present` of every presence event so far, in order. */
+  readonly presence: PresentAccount[][];
   /** Comment lines so far. */
   readonly comments: string[];
   /** Resolves once the stream is over. */
@@ -25,6 +37,12 @@ export interface EventStreamClient {
     what: string,
     timeoutMs?: number,
   ): Promise<void>;
+  /** Waits until the last presence received satisfies `predicate`; answers it. */
+  waitForPresence(
+    predicate: (present: PresentAccount[]) => boolean,
+    what: string,
+    timeoutMs?: number,
+  ): Promise<PresentAccount[]>;
   close(): void;
 }
 
@@ -39,6 +57,8 @@ export async function openEventStream(
   const controller = new AbortController();
   const response = await fetch(url, { headers, signal: controller.signal });
   const events: ReceivedEvent[] = [];
+  const received: ReceivedEvent[] = [];
+  const presence: PresentAccount[][] = [];
   const comments: string[] = [];
   const waiters = new Set<() => void>();
   const notify = () => waiters.forEach((wake) => wake());
@@ -46,6 +66,8 @@ export async function openEventStream(
     status: response.status,
     headers: Object.fromEntries(response.headers),
     events,
+    received,
+    presence,
     comments,
     ended: Promise.resolve(),
     endedCleanly: false,
@@ -64,6 +86,18 @@ export async function openEventStream(
         };
         waiters.add(check);
       });
+    },
+    async waitForPresence(predicate, what, timeoutMs) {
+      const last = () => presence.at(-1);
+      await client.waitFor(
+        () => {
+          const present = last();
+          return present !== undefined && predicate(present);
+        },
+        `presence: ${what}; received ${JSON.stringify(presence)}`,
+        timeoutMs,
+      );
+      return last()!;
     },
     close: () => controller.abort(),
   };
@@ -89,11 +123,17 @@ export async function openEventStream(
           buffer = buffer.slice(newline + 1);
           if (line === '') {
             if (current.data !== undefined) {
-              events.push({
+              const event = {
                 id: current.id,
                 event: current.event ?? 'message',
                 data: current.data,
-              });
+              };
+              received.push(event);
+              if (event.event === 'presence') {
+                presence.push((JSON.parse(event.data) as { present: PresentAccount[] }).present);
+              } else {
+                events.push(event);
+              }
             }
             current = {};
             notify();

@@ -25,6 +25,18 @@ export const CHANGES_CHANNEL = 'layout_changes';
 /** Revisions one read of the history brings at most (a stream far behind reads several). */
 const BATCH = 500;
 
+/**
+ * What else a stream carries beside the changes: told of every stream that joins a project's
+ * feed (which sends no change before it is started: see EventStream.presence) and leaves it,
+ * and of every change of a project that has streams here (PresenceFeed).
+ */
+export interface StreamWatcher {
+  joined(stream: EventStream): void;
+  /** The stream is over, and its lease given back. */
+  left(stream: EventStream): void;
+  changed(projectId: string): void;
+}
+
 /** The streams of one project on this instance, and the read of its history that serves them. */
 interface ProjectFeed {
   readonly projectId: string;
@@ -63,6 +75,7 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   private unsubscribe: Unsubscribe[] = [];
   private heartbeat: NodeJS.Timeout | undefined;
   private stopping = false;
+  private watcher: StreamWatcher | undefined;
 
   constructor(
     private readonly db: Database,
@@ -73,7 +86,10 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   ) {
     this.kept = config.history.revisions;
     this.heartbeatMs = config.events.heartbeatMs;
-    this.leaseMs = Math.max(3 * this.heartbeatMs, 30_000);
+    // Renewed with every keep-alive: two of them may be missed. A dead instance's leases lapse
+    // within this, and its streams' accounts stop being present (20 s by default; 28 s at the
+    // longest keep-alive allowed, 14 s).
+    this.leaseMs = Math.max(2 * this.heartbeatMs, 20_000);
   }
 
   onModuleInit(): void {
@@ -116,7 +132,31 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  /** Feeds `stream` from now on, starting with what it missed; until it closes. */
+  /** Tells `watcher` of the streams and the changes (see StreamWatcher); one at most. */
+  watch(watcher: StreamWatcher): void {
+    this.watcher = watcher;
+  }
+
+  /** This instance's open streams of the project. */
+  streamsOf(projectId: string): EventStream[] {
+    return [...(this.feeds.get(projectId)?.streams ?? [])].filter((stream) => stream.isOpen);
+  }
+
+  /** The projects this instance has streams of. */
+  projectIds(): string[] {
+    return [...this.feeds.keys()];
+  }
+
+  /** Sends the project's started streams what they have not had yet (a stream just started). */
+  catchUp(projectId: string): void {
+    const feed = this.feeds.get(projectId);
+    if (feed) this.read(feed);
+  }
+
+  /**
+   * Feeds `stream` from now on, starting with what it missed, once its first event is sent (the
+   * watcher's); until it closes.
+   */
   add(stream: EventStream): void {
     const { projectId } = stream.owner;
     let feed = this.feeds.get(projectId);
@@ -133,15 +173,18 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
       if (streams.size === 0 && this.feeds.get(projectId)?.streams === streams) {
         this.feeds.delete(projectId);
       }
-      this.release(stream.owner.streamId);
+      this.release(stream);
     });
-    this.read(feed);
+    if (this.watcher) this.watcher.joined(stream);
+    else throw new Error('ChangeFeed: a stream joined before anything watches the streams');
   }
 
   private notified(payload: string): void {
     const [projectId] = payload.split(' ');
     const feed = this.feeds.get(projectId);
-    if (feed) this.read(feed);
+    if (!feed) return;
+    this.read(feed);
+    this.watcher?.changed(projectId);
   }
 
   private readAll(): void {
@@ -222,7 +265,7 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   private async readUntilCurrent(feed: ProjectFeed): Promise<void> {
     for (;;) {
       feed.again = false;
-      const streams = [...feed.streams].filter((stream) => stream.isOpen);
+      const streams = [...feed.streams].filter((stream) => stream.isOpen && stream.isStarted);
       if (streams.length === 0) return;
       const after = Math.min(...streams.map((stream) => stream.sentUpTo));
       let history;
@@ -249,15 +292,18 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  private release(streamId: string): void {
+  private release(stream: EventStream): void {
     if (this.stopping) return;
     const released: Promise<void> = outsideAnyRequest(() =>
-      this.events.closeStreams(this.db, [streamId]),
+      this.events.closeStreams(this.db, [stream.owner.streamId]),
     )
-      .catch((error: unknown) => {
-        // Its lease runs out by itself.
-        this.logger.warn(`Could not release a stream's lease: ${String(error)}`);
-      })
+      .then(
+        () => this.watcher?.left(stream),
+        (error: unknown) => {
+          // Its lease runs out by itself.
+          this.logger.warn(`Could not release a stream's lease: ${String(error)}`);
+        },
+      )
       .finally(() => this.releasing.delete(released));
     this.releasing.add(released);
   }

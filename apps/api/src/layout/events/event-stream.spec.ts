@@ -49,10 +49,38 @@ const ids = (written: string[]) =>
     ?.map((line) => Number(line.slice(4))) ?? [];
 const kinds = (written: string[]) => written.join('').match(/^event: \w+$/gm) ?? [];
 
+const PRESENT = '{"present":[]}';
+
+/** A stream whose first event, the presence, was sent (and is no longer in `written`). */
+function startedStream(
+  start: number,
+  sink: EventSink,
+  written: string[],
+  maxUnsent: number,
+): EventStream {
+  const stream = new EventStream(OWNER, start, sink, maxUnsent);
+  stream.presence(PRESENT);
+  written.length = 0;
+  return stream;
+}
+
 describe('EventStream', () => {
-  it('sends each revision after what it sent, once, in order', () => {
+  it('sends the presence first, without an id, and no change before it', () => {
     const { sink, written } = sinkOf();
     const stream = new EventStream(OWNER, 3, sink, 1024);
+    stream.catchUp({ current: 5, revisions: entries(4, 5) });
+    expect(written).toEqual([]);
+    expect(stream.isStarted).toBe(false);
+    stream.presence(PRESENT);
+    stream.catchUp({ current: 5, revisions: entries(4, 5) });
+    expect(kinds(written)).toEqual(['event: presence', 'event: change', 'event: change']);
+    expect(written[0]).toBe(`event: presence\ndata: ${PRESENT}\n\n`);
+    expect(ids(written)).toEqual([4, 5]);
+  });
+
+  it('sends each revision after what it sent, once, in order', () => {
+    const { sink, written } = sinkOf();
+    const stream = startedStream(3, sink, written, 1024);
     stream.catchUp({ current: 6, revisions: entries(2, 6) });
     stream.catchUp({ current: 6, revisions: entries(4, 6) });
     stream.catchUp({ current: 8, revisions: entries(5, 8) });
@@ -65,7 +93,7 @@ describe('EventStream', () => {
 
   it('sends one reset at the current revision when the next one it owes is no longer kept', () => {
     const { sink, written } = sinkOf();
-    const stream = new EventStream(OWNER, 2, sink, 1024);
+    const stream = startedStream(2, sink, written, 1024);
     stream.catchUp({ current: 9, revisions: entries(5, 9) });
     expect(kinds(written)).toEqual(['event: reset']);
     expect(written.join('')).toBe(
@@ -78,7 +106,7 @@ describe('EventStream', () => {
   it('resets a stream that starts past the project’s revisions, or before the first', () => {
     for (const start of [12, -1]) {
       const { sink, written } = sinkOf();
-      new EventStream(OWNER, start, sink, 1024).catchUp({ current: 7, revisions: entries(1, 7) });
+      startedStream(start, sink, written, 1024).catchUp({ current: 7, revisions: entries(1, 7) });
       expect(kinds(written)).toEqual(['event: reset']);
       expect(ids(written)).toEqual([7]);
     }
@@ -86,7 +114,7 @@ describe('EventStream', () => {
 
   it('waits, without a reset, when a read stops short of what it owes (the next read brings it)', () => {
     const { sink, written } = sinkOf();
-    const stream = new EventStream(OWNER, 600, sink, 1024 * 1024);
+    const stream = startedStream(600, sink, written, 1024 * 1024);
     stream.catchUp({ current: 900, revisions: entries(100, 599) });
     expect(written).toEqual([]);
     stream.catchUp({ current: 900, revisions: entries(600, 605) });
@@ -95,7 +123,7 @@ describe('EventStream', () => {
 
   it('cuts off a client that does not read, past what it may leave unsent, and sends no more', () => {
     const { sink, written, isDestroyed } = sinkOf(2000);
-    const stream = new EventStream(OWNER, 0, sink, 4096);
+    const stream = startedStream(0, sink, written, 4096);
     let closed = 0;
     stream.onClose(() => (closed += 1));
     stream.catchUp({ current: 200, revisions: entries(1, 200) });
@@ -112,8 +140,8 @@ describe('EventStream', () => {
   });
 
   it('keeps a reading client however much it is sent', () => {
-    const { sink, isDestroyed } = sinkOf();
-    const stream = new EventStream(OWNER, 0, sink, 4096);
+    const { sink, written, isDestroyed } = sinkOf();
+    const stream = startedStream(0, sink, written, 4096);
     stream.catchUp({ current: 2000, revisions: entries(1, 2000) });
     expect(isDestroyed()).toBe(false);
     expect(stream.sentUpTo).toBe(2000);

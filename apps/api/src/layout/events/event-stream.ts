@@ -1,6 +1,6 @@
 import { type EventSink } from '../../common/http/event-stream-response';
 import { type RevisionsAfter } from '../repositories/events.repository';
-import { changeEvent, commentLine, resetEvent } from './sse';
+import { changeEvent, commentLine, presenceEvent, resetEvent } from './sse';
 
 /** Who a stream belongs to (an account, by the token that opened it) and what it follows. */
 export interface StreamOwner {
@@ -12,12 +12,15 @@ export interface StreamOwner {
 
 /**
  * One client's stream of a project's changes: what it has been sent (`sentUpTo`, the last
- * revision), and the connection it writes to. It sends each revision once, in order, from what
- * the history holds (see catchUp); it never buffers more than `maxUnsentBytes` for a client that
- * does not read: past that it cuts the connection, and what it would have sent is not kept.
+ * revision), and the connection it writes to. Its first event is the project's presence, then
+ * it sends each revision once, in order, from what the history holds (see catchUp), and the
+ * presence again whenever it changes; it never buffers more than `maxUnsentBytes` for a client
+ * that does not read: past that it cuts the connection, and what it would have sent is not kept.
  */
 export class EventStream {
   private open = true;
+  /** Its first event, the project's presence, is sent: the changes may follow. */
+  private started = false;
   private readonly closedListeners: (() => void)[] = [];
 
   constructor(
@@ -38,6 +41,21 @@ export class EventStream {
     return this.open;
   }
 
+  /** Whether its first event is sent, so that changes may follow (see `presence`). */
+  get isStarted(): boolean {
+    return this.started;
+  }
+
+  /**
+   * Sends the project's presence (its `data`); the first one starts the stream, which sends no
+   * change before it.
+   */
+  presence(json: string): void {
+    if (!this.open) return;
+    this.started = true;
+    this.send(presenceEvent(json));
+  }
+
   /** `listener` runs once, when the stream is over (closed by either side). */
   onClose(listener: () => void): void {
     if (this.open) this.closedListeners.push(listener);
@@ -52,7 +70,7 @@ export class EventStream {
    * the current revision instead: the client reloads the project.
    */
   catchUp(history: RevisionsAfter): void {
-    if (!this.open) return;
+    if (!this.open || !this.started) return;
     const { current, revisions } = history;
     if (this.sent === current) return;
     const next = revisions.find((entry) => entry.revision > this.sent);

@@ -25,6 +25,14 @@ export function resetEvent(revision: number): string {
   return `id: ${revision}\nevent: reset\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
+/**
+ * Who is present in the project (`data` as GET …/presence answers it, built by PostgreSQL):
+ * no `id:`, since presence is no revision, and a resumed stream gets the current one first.
+ */
+export function presenceEvent(json: string): string {
+  return `event: presence\ndata: ${json}\n\n`;
+}
+
 /** A comment: ignored by clients, it keeps proxies from closing a quiet stream. */
 export function commentLine(text: string): string {
   return `: ${text}\n\n`;

@@ -4,9 +4,30 @@
 
 -- events.close-streams
 -- parameters: $1 ids
-DELETE FROM event_streams s
+WITH
+  closed AS (
+    DELETE FROM event_streams s
+    WHERE
+      s.id = ANY ($1::uuid[])
+    RETURNING
+      s.project_id,
+      s.account_id
+  )
+DELETE FROM project_presence pr USING closed c
 WHERE
-  s.id = ANY ($1::uuid[]);
+  pr.project_id = c.project_id
+  AND pr.account_id = c.account_id
+  AND NOT EXISTS (
+    SELECT
+      1
+    FROM
+      event_streams s
+    WHERE
+      s.project_id = c.project_id
+      AND s.account_id = c.account_id
+      AND s.expires_at > now()
+      AND s.id <> ALL ($1::uuid[])
+  );
 
 -- events.current-revision
 -- parameters: $1 projectId, $2 accountId
@@ -221,6 +242,7 @@ WITH
     WHERE
       pr.project_id = r.project_id
       AND pr.account_id = r.account_id
+      AND pr.expires_at > now()
   )
 SELECT
   r.id

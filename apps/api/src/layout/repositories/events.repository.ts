@@ -128,7 +128,8 @@ const OPEN_STREAM = sqlStatement<
 // Only while the token the stream was opened with is valid and its account a member of the
 // project: a revocation, or the end of the membership, deletes the lease (the foreign keys
 // cascade); an expired token's stream is not renewed either. Where the renewed streams' accounts
-// said they are in their projects lives as long.
+// said they are in their projects lives as long, unless it lapsed already (its account stopped
+// being present: when present again, it says anew).
 const RENEW_STREAMS = sqlStatement<{ ids: string[]; leaseMs: number }, { id: string }>(
   'events.renew-streams',
   `WITH renewed AS (
@@ -139,13 +140,23 @@ const RENEW_STREAMS = sqlStatement<{ ids: string[]; leaseMs: number }, { id: str
    located AS (
      UPDATE project_presence pr SET expires_at = r.expires_at
      FROM (SELECT DISTINCT ON (project_id, account_id) * FROM renewed) r
-     WHERE pr.project_id = r.project_id AND pr.account_id = r.account_id)
+     WHERE pr.project_id = r.project_id AND pr.account_id = r.account_id
+       AND pr.expires_at > now())
    SELECT r.id FROM renewed r`,
 );
 
+// An account whose last stream of a project closes is no longer present there: where it said
+// it is goes too (the statement's snapshot does not see its own deletes, hence the ids).
 const CLOSE_STREAMS = sqlStatement<{ ids: string[] }, never>(
   'events.close-streams',
-  `DELETE FROM event_streams s WHERE s.id = ANY ($ids::uuid[])`,
+  `WITH closed AS (
+     DELETE FROM event_streams s WHERE s.id = ANY ($ids::uuid[])
+     RETURNING s.project_id, s.account_id)
+   DELETE FROM project_presence pr USING closed c
+   WHERE pr.project_id = c.project_id AND pr.account_id = c.account_id
+     AND NOT EXISTS (SELECT 1 FROM event_streams s
+       WHERE s.project_id = c.project_id AND s.account_id = c.account_id
+         AND s.expires_at > now() AND s.id <> ALL ($ids::uuid[]))`,
 );
 
 /** Whose a stream is: an account, by the token it was opened with (or its ticket's). */

@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { type FastifyRequest } from 'fastify';
-import { hasRole, type ProjectRole } from '@layout/contracts';
+import { hasRole } from '@layout/contracts';
 import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
 import { ForbiddenByRoleError, ResourceNotFoundError } from '../../common/errors';
 import { RESOURCE_ID } from '../../common/pipes/resource-id';
@@ -8,18 +8,14 @@ import { ProjectRoles } from '../project-roles';
 import { accessOf, leastRoleOf } from './operation-policy';
 import { documentedTemplate } from './route-template';
 
-/** A request as the guards leave it: its account, and its role in the project on its path. */
-export type PolicedRequest = FastifyRequest & {
-  user?: AuthenticatedAccount;
-  projectRole?: ProjectRole;
-};
+/** A request as the bearer token's guard leaves it. */
+type PolicedRequest = FastifyRequest & { user?: AuthenticatedAccount };
 
 /**
  * Applied globally, after the bearer token's guard: the operation's entry in OPERATION_POLICY,
  * before any handler (and before any body is validated). For an operation on a project, the
  * caller's role in it: none answers 404, as for a project that does not exist; one less than
- * the least the operation needs answers 403 forbidden-by-role; otherwise the role goes on with
- * the request (CallerRole) for the rules a least role cannot say. A stream opened with a ticket
+ * the least the operation needs answers 403 forbidden-by-role. A stream opened with a ticket
  * has no account yet: its ticket's is checked as a member where the ticket is redeemed.
  */
 @Injectable()
@@ -44,7 +40,6 @@ export class RolePolicyGuard implements CanActivate {
     const role = await this.roles.of(account.id, projectId);
     if (role === undefined) throw new ResourceNotFoundError('Project');
     if (!hasRole(role, least)) throw new ForbiddenByRoleError(role, least);
-    request.projectRole = role;
     return true;
   }
 }

@@ -37,6 +37,20 @@ export function memberPath(level: TreeLevel): string {
 }
 
 /**
+ * Whether a node of `level` is at the end of the path whose ids are `ids`: SQL expressions, by
+ * the name of the path parameter each stands for (`projectId`, `blockId`, …).
+ */
+export function nodeAtPath(
+  level: Exclude<TreeLevel, 'project'>,
+  ids: Readonly<Record<string, string>>,
+): string {
+  const { from, where } = WITHIN[level];
+  const bound = (text: string) =>
+    text.replace(/\$(\w+)\b/g, (param, name: string) => ids[name] ?? param);
+  return `EXISTS (SELECT 1 FROM ${bound(from)} WHERE ${bound(where)})`;
+}
+
+/**
  * The revision the transaction's write creates, which locking the project set (see
  * projects.repository.ts); NULL when the lock found no project the caller may write.
  */
