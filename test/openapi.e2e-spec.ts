@@ -29,6 +29,8 @@ const PUBLIC_OPERATIONS = new Set([
 const RESOURCE_TAGS = [
   'accounts',
   'projects',
+  'members',
+  'presence',
   'blocks',
   'rows',
   'columns',
@@ -40,6 +42,8 @@ const RESOURCE_TAGS = [
 ];
 /** A project's revisions, past states, restore and event stream. */
 const HISTORY = /\/(revisions|events)(\/|$)/;
+/** Who is on a project: its members, and who has it open. */
+const TEAM = /\/(members|presence)(\/|$)/;
 /** A project sent out: its rendered pages, its share links, and a link's page. */
 const PUBLISHING = /\/(render|links)(\/|$)|^\/shared\//;
 /** Answers that name their own caching: an asset's bytes (anyone's, forever), a shared page. */
@@ -204,8 +208,8 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('describes 59 operations, each with a summary, a description, an id and its resource tag', () => {
-    expect(operations).toHaveLength(59);
+  it('describes 65 operations, each with a summary, a description, an id and its resource tag', () => {
+    expect(operations).toHaveLength(65);
     each(({ path, operation }) => {
       const problems: string[] = [];
       if (!operation.summary) problems.push('no summary');
@@ -267,7 +271,11 @@ describe('the OpenAPI document', () => {
       if (operation.requestBody) ['400', '413', '415'].forEach((status) => expected.add(status));
       // Every operation refuses an unknown query parameter (400 validation).
       expected.add('400');
-      const tree = path.startsWith('/projects') && !HISTORY.test(path) && !PUBLISHING.test(path);
+      const tree =
+        path.startsWith('/projects') &&
+        !HISTORY.test(path) &&
+        !PUBLISHING.test(path) &&
+        !TEAM.test(path);
       const restore = path.endsWith('/restore');
       // Every change of the tree may hit a limit (the column's sizes, a count, the tree's size).
       if ((tree && ['POST', 'PUT'].includes(method)) || restore) expected.add('409');
@@ -295,6 +303,18 @@ describe('the OpenAPI document', () => {
       if (key === 'PUT /accounts/auth/me/password' || key === 'DELETE /accounts/auth/me') {
         expected.add('403');
       }
+      // A member without the least role (members/policy); removing another member but oneself
+      // is the owner's, and `editing` an editor's.
+      if (
+        ['editor', 'owner'].includes(operation['x-least-role'] as string) ||
+        key === 'DELETE /projects/{projectId}/members/{accountId}' ||
+        key === 'PUT /projects/{projectId}/presence'
+      ) {
+        expected.add('403');
+      }
+      // A member added twice, or past 100; the owner leaving, or giving up its role; the new
+      // owner past its 10 000 projects.
+      if (/\/members(\/|$)/.test(path) && method !== 'GET') expected.add('409');
       const errors = statuses.filter((status) => Number(status) >= 400);
       const missing = [...expected].filter((status) => !errors.includes(status));
       const extra = errors.filter((status) => !expected.has(status));
@@ -416,8 +436,12 @@ describe('the OpenAPI document', () => {
       for (const [status, response] of successes) {
         if (!response.description) problems.push(`${status}: no description`);
         const headers = Object.keys(response.headers ?? {});
+        // Members and presence are no part of the tree: they change no revision, no tag.
         const change =
-          /^(POST|PUT|DELETE) \/projects/.test(key) && !ticket && !PUBLISHING.test(key);
+          /^(POST|PUT|DELETE) \/projects/.test(key) &&
+          !ticket &&
+          !PUBLISHING.test(key) &&
+          !TEAM.test(key);
         if (tagged || (change && !key.startsWith('DELETE') && status !== '204')) {
           if (!headers.includes('ETag')) problems.push(`${status} without ETag`);
         }
@@ -575,6 +599,7 @@ describe('the OpenAPI document', () => {
       revision: 3,
       createdAt: '2026-11-22T10:15:30.000Z',
       updatedAt: '2026-11-22T10:15:30.000Z',
+      role: 'owner',
     };
     const check = (response: Json) =>
       assertDocumentedResponse(baseUrl(), {

@@ -1,6 +1,5 @@
 import { Allow } from 'class-validator';
 import { MayBeOmitted } from '../validation/may-be-omitted';
-import { HintSchema } from '../validation/schema-hints';
 import { Rule } from '../validation/rule';
 
 const EVENT_ID = /^(?:0|[1-9]\d{0,9})$/;
@@ -15,12 +14,12 @@ export const EVENT_ID_DETAIL = 'must be the id of an event of this stream (a rev
 export class StreamEventsQueryDto {
   /**
    * A single-use ticket for this project's stream (valid 60 s). Any other value, whatever its
-   * shape, is a ticket that does not exist: 401, as for a used or expired one.
+   * shape (the parameter given twice included), is a ticket that does not exist: 401, as for a
+   * used or expired one.
    */
   @MayBeOmitted()
   @Allow()
-  @HintSchema({ type: 'string' })
-  ticket?: unknown;
+  ticket?: string;
 
   /** The last revision the client received: the stream starts right after it. */
   @MayBeOmitted()

@@ -1,4 +1,4 @@
-import { type OpenAPIObject, type OperationObject } from '@nestjs/swagger';
+import { type OpenAPIObject, type OperationObject, type ResponseObject } from '@nestjs/swagger';
 import { problemResponse } from '../../common/openapi/problems';
 import { accessOf, leastRoleOf } from '../../members/policy/operation-policy';
 
@@ -6,6 +6,15 @@ import { accessOf, leastRoleOf } from '../../members/policy/operation-policy';
 export const LEAST_ROLE_EXTENSION = 'x-least-role';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/**
+ * The 403 as ApiProblems would add it, but its `status`, which only the decorator takes: one
+ * per operation, whose example the document builder completes with the operation's path.
+ */
+function forbiddenByRole(): ResponseObject {
+  const { description, headers, content } = problemResponse(403, ['forbiddenByRole']);
+  return { description, ...(headers ? { headers } : {}), content };
+}
 
 const WHO = {
   viewer: 'any member of the project (a viewer, an editor or its owner)',
@@ -38,9 +47,7 @@ export function applyLeastRoles(document: OpenAPIObject): void {
       operation.description =
         `${operation.description ?? ''}\n\n**Least role:** \`${least}\`: ${WHO[least]}; ` +
         'for any other account the project does not exist (404).';
-      if (least !== 'viewer') {
-        operation.responses['403'] ??= problemResponse(403, ['forbiddenByRole']);
-      }
+      if (least !== 'viewer') operation.responses['403'] ??= forbiddenByRole();
     }
   }
 }
