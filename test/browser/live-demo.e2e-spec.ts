@@ -254,6 +254,94 @@ describeWithChromium('the live demo, in two browser pages', () => {
     }
   }, 180_000);
 
+  it('shows two accounts each other and where they are, on a project one shares with the other', async () => {
+    const password = 'correct horse battery staple';
+    const names = ['ada', 'grace'].map((name) => `${name}-${randomBytes(4).toString('hex')}`);
+    for (const username of names) {
+      expect((await api.post('/accounts', { username, password })).status).toBe(201);
+    }
+    const [ada, grace] = names;
+    mkdirSync(ARTIFACTS, { recursive: true });
+
+    const pages: DemoPage[] = [];
+    try {
+      pages.push(await openDemo('Ada'), await openDemo('Grace'));
+      const [a, b] = pages.map((demo) => demo.page);
+
+      // Ada makes a project and shares it with Grace, as an editor.
+      await signIn(a, ada, password);
+      await a.locator('#new-project-title').fill('Team proposal');
+      await a.getByRole('button', { name: 'New project' }).click();
+      expect(await contentsAt(a, 4)).toEqual([]);
+      await a.getByLabel('Account to add').fill(grace);
+      await a.getByLabel('Role').selectOption('editor');
+      await a.getByRole('button', { name: 'Add member' }).click();
+      await a.locator('#members li', { hasText: `${grace}: editor` }).waitFor();
+
+      // Grace finds it among her projects, and opens it.
+      await signIn(b, grace, password);
+      await b
+        .locator('#projects li', { hasText: 'editor' })
+        .getByRole('button', { name: 'Team proposal' })
+        .click();
+      expect(await contentsAt(b, 4)).toEqual([]);
+
+      // Each sees both, from the presence events of its stream.
+      for (const [page, me] of [
+        [a, ada],
+        [b, grace],
+      ] as const) {
+        await page.locator('#present li').nth(1).waitFor();
+        expect(await page.locator('#present li').allTextContents()).toEqual([
+          `${ada}${me === ada ? ' (you)' : ''}: viewing in the project`,
+          `${grace}${me === grace ? ' (you)' : ''}: viewing in the project`,
+        ]);
+      }
+
+      // Ada says she is at the block: Grace sees her marker on it.
+      await a.locator('#tree .block > h3').first().click();
+      await b.locator('#tree .block > .markers .presence-marker', { hasText: ada }).waitFor();
+      await b.locator('#present li', { hasText: `${ada}: editing at a block` }).waitFor();
+
+      // Ada adds a text; Grace sees it, and says she is at it: Ada sees her marker there.
+      await a.getByLabel('Text to add').fill('Our approach');
+      await a.getByRole('button', { name: 'Add text content' }).click();
+      expect(await contentsAt(b, 5)).toEqual(['Our approach']);
+      await b.locator('#tree .content').first().click();
+      await a.locator('#tree .content-slot .presence-marker', { hasText: grace }).waitFor();
+      await a.locator('#present li', { hasText: `${grace}: editing at a content` }).waitFor();
+
+      // Grace edits it; Ada follows.
+      await b.getByLabel('New text').fill('Our approach, revised by Grace');
+      await b.getByRole('button', { name: 'Edit first content' }).click();
+      expect(await contentsAt(a, 6)).toEqual(['Our approach, revised by Grace']);
+      // Both markers are still where they were said: the nodes are still there.
+      await a.locator('#tree .content-slot .presence-marker', { hasText: grace }).waitFor();
+      await b.locator('#tree .block > .markers .presence-marker', { hasText: ada }).waitFor();
+
+      await screenshotSideBySide(pages, join(ARTIFACTS, 'live-demo-presence.png'));
+      expect(
+        pages.flatMap((demo) => demo.log.filter((line) => line.includes('page error'))),
+      ).toEqual([]);
+    } catch (error) {
+      for (const demo of pages) {
+        await demo.page
+          .screenshot({
+            path: join(ARTIFACTS, `live-demo-presence-failure-${demo.name}.png`),
+            fullPage: true,
+          })
+          .catch(() => undefined);
+      }
+      const log = pages.flatMap((demo) => demo.log);
+      if (error instanceof Error && log.length > 0) {
+        error.message += `\n\nThe browser reported:\n${log.join('\n')}`;
+      }
+      throw error;
+    } finally {
+      for (const demo of pages) await demo.context.close();
+    }
+  }, 180_000);
+
   /** One picture of the pages side by side, each under its name. */
   async function screenshotSideBySide(pages: DemoPage[], path: string): Promise<void> {
     const shots = await Promise.all(

@@ -1,10 +1,18 @@
 // The live layout demo: sign in, open a project, and watch its tree re-render as it changes,
-// whoever changes it; undo the last change. Plain DOM and fetch, no framework, no build step.
+// whoever changes it; undo the last change; add members, and see who else has the project open
+// and where (a marker on the block or content each present account is at). Plain DOM and
+// fetch, no framework, no build step.
 // Every text from the service is put in with textContent, never parsed as this page's HTML.
 
 /** What the page knows; one project is open at a time. */
 const state = {
   token: null,
+  /** The signed-in account (`_id`, `username`). */
+  me: null,
+  /** The caller's role in the open project. */
+  role: null,
+  /** Who is present in the open project, as its last `presence` event said. */
+  present: [],
   /** The open project's id, its last tree read, and that read's ETag (`"r<revision>"`). */
   projectId: null,
   project: null,
@@ -114,6 +122,7 @@ async function signIn() {
   // Kept in memory only: a reload signs out.
   state.token = data.token;
   $('password').value = '';
+  state.me = (await api('GET', '/accounts/auth/me')).data;
   await showProjects();
 }
 
@@ -138,8 +147,8 @@ async function showProjects() {
     ...data.map((project) => {
       const open = el('button', '', project.title);
       open.type = 'button';
-      open.addEventListener('click', () => run(() => openProject(project._id)));
-      return el('li', '', open, ` (revision ${project.revision})`);
+      open.addEventListener('click', () => run(() => openProject(project._id, project.role)));
+      return el('li', '', open, ` (revision ${project.revision}, ${project.role})`);
     }),
   );
   if (data.length === 0) list.append(el('li', 'empty', 'No project yet.'));
@@ -157,16 +166,18 @@ async function newProject() {
   const blockPath = `/projects/${project._id}/blocks/${block._id}`;
   const row = (await api('POST', `${blockPath}/rows`, { body: {} })).data;
   await api('POST', `${blockPath}/rows/${row._id}/columns`, { body: { size: 12 } });
-  await openProject(project._id);
+  await openProject(project._id, 'owner');
 }
 
 // --- The open project --------------------------------------------------------------------------
 
-async function openProject(projectId) {
+async function openProject(projectId, role) {
   closeProject();
   state.projectId = projectId;
+  state.role = role;
   await refresh();
   if (state.projectId !== projectId) return;
+  await loadMembers(projectId);
   // Where the stream starts: right after the revision just read, so nothing is missed between.
   state.lastEventId = String(state.project.revision);
   show('project-section');
@@ -179,6 +190,7 @@ function closeProject() {
   clearTimeout(state.reconnectTimer);
   Object.assign(state, { projectId: null, project: null, etag: null, lastEventId: null });
   Object.assign(state, { source: null, retryMs: 1000, reconnectTimer: null });
+  Object.assign(state, { role: null, present: [] });
 }
 
 /**
@@ -222,7 +234,9 @@ async function loadRevisions(projectId) {
   $('revisions').replaceChildren(
     ...data.map((revision) => {
       const time = new Date(revision.createdAt).toLocaleTimeString();
-      return el('li', '', `r${revision.revision} ${revision.operation} at ${time}`);
+      // Its author, or nobody once that account is deleted.
+      const by = revision.author ? ` by ${revision.author.username}` : '';
+      return el('li', '', `r${revision.revision} ${revision.operation} at ${time}${by}`);
     }),
   );
 }
@@ -232,31 +246,43 @@ function render() {
   $('project-title').textContent = project.title;
   $('undo').disabled = project.revision <= 1;
   renderStatus();
-  const blocks = project.blocks.map((block) =>
-    el(
+  const blocks = project.blocks.map((block) => {
+    const path = `/projects/${project._id}/blocks/${block._id}`;
+    const title = el('h3', '', block.description || 'Block');
+    title.addEventListener('click', () => run(() => sayWhere(path)));
+    return el(
       'article',
       'block',
-      el('h3', '', block.description || 'Block'),
-      ...block.rows.map((row) => el('div', 'row', ...row.columns.map(renderColumn))),
-    ),
-  );
+      title,
+      markersOf(path),
+      ...block.rows.map((row) =>
+        el(
+          'div',
+          'row',
+          ...row.columns.map((column) => renderColumn(`${path}/rows/${row._id}`, column)),
+        ),
+      ),
+    );
+  });
   if (blocks.length === 0) blocks.push(el('p', 'empty', 'This project has no block yet.'));
   $('tree').replaceChildren(...blocks);
+  renderPresence();
 }
 
-function renderColumn(column) {
+function renderColumn(rowPath, column) {
+  const path = `${rowPath}/columns/${column._id}`;
   const element = el(
     'div',
     'column',
     el('div', 'column-size', `size ${column.size}`),
-    ...column.contents.map(renderContent),
+    ...column.contents.map((content) => renderContent(`${path}/contents/${content._id}`, content)),
   );
   // CSSOM, not a style attribute: allowed by the page's content security policy.
   element.style.gridColumn = `span ${column.size}`;
   return element;
 }
 
-function renderContent(content) {
+function renderContent(path, content) {
   // A text's words; of an image or a video, what names it (quotes and empty contents: none).
   const data = content.data ?? {};
   const text = content.type === 'text' ? textOf(data.html ?? '') : data.alt || data.url || '';
@@ -264,7 +290,96 @@ function renderContent(content) {
   if (content.type !== 'text') element.append(el('span', 'content-type', content.type));
   element.append(text);
   element.dataset.id = content._id;
-  return element;
+  element.dataset.path = path;
+  element.addEventListener('click', () => run(() => sayWhere(path)));
+  // The markers of who is here sit beside the content, not in its text.
+  return el('div', 'content-slot', markersOf(path), element);
+}
+
+/** Where the markers of the accounts present at `path` go. */
+function markersOf(path) {
+  const markers = el('div', 'markers');
+  markers.dataset.path = path;
+  return markers;
+}
+
+// --- Who is here -------------------------------------------------------------------------------
+
+/** What a location is, in words: the kind of node at the end of its path. */
+function placeOf(location) {
+  if (location === null) return 'in the project';
+  const kinds = { blocks: 'a block', rows: 'a row', columns: 'a column', contents: 'a content' };
+  const segments = location.split('/');
+  return segments.length > 3 ? `at ${kinds[segments.at(-2)]}` : 'in the project';
+}
+
+/**
+ * The present accounts (the project's `presence` events), listed and marked on the block or
+ * content each said it is at; the page's own account too.
+ */
+function renderPresence() {
+  const mine = (entry) => entry.account._id === state.me?._id;
+  $('present').replaceChildren(
+    ...state.present.map((entry) => {
+      const name = `${entry.account.username}${mine(entry) ? ' (you)' : ''}`;
+      const item = el(
+        'li',
+        mine(entry) ? 'me' : '',
+        `${name}: ${entry.state} ${placeOf(entry.location)}`,
+      );
+      return item;
+    }),
+  );
+  for (const markers of document.querySelectorAll('#tree .markers')) {
+    const here = state.present.filter((entry) => entry.location === markers.dataset.path);
+    markers.replaceChildren(
+      ...here.map((entry) => {
+        const marker = el('span', `presence-marker ${entry.state}`, entry.account.username);
+        marker.title = `${entry.account.username} is ${entry.state} here`;
+        return marker;
+      }),
+    );
+    markers.parentElement.classList.toggle('here', here.some(mine));
+  }
+}
+
+/**
+ * Says where this page's account is: every stream of the project, on every instance, gets it
+ * as a `presence` event (this page's too, which then marks it). An editor is editing there, a
+ * viewer viewing.
+ */
+async function sayWhere(location) {
+  const projectId = state.projectId;
+  const doing = state.role === 'viewer' ? 'viewing' : 'editing';
+  await api('PUT', `/projects/${projectId}/presence`, { body: { location, state: doing } });
+}
+
+// --- Members -----------------------------------------------------------------------------------
+
+async function loadMembers(projectId) {
+  const { data } = await api('GET', `/projects/${projectId}/members`);
+  if (state.projectId !== projectId) return;
+  $('members').replaceChildren(
+    ...data.map((member) =>
+      el(
+        'li',
+        member.account._id === state.me?._id ? 'me' : '',
+        `${member.account.username}: ${member.role}`,
+      ),
+    ),
+  );
+}
+
+/** Adds an account by its username: the owner only (anyone else is told so, 403). */
+async function addMember() {
+  const projectId = state.projectId;
+  const username = $('member-username').value;
+  await api('POST', `/projects/${projectId}/members`, {
+    body: { username, role: $('member-role').value },
+  });
+  $('member-username').value = '';
+  notify(`${username} was added.`);
+  await loadMembers(projectId);
 }
 
 function renderStatus() {
@@ -315,6 +430,10 @@ async function openStream(projectId) {
     const change = JSON.parse(event.data);
     // The page's own undo already shows this revision; anything else is read again.
     if (change.etag !== state.etag) void refresh().catch(reportRefresh);
+  });
+  source.addEventListener('presence', (event) => {
+    state.present = JSON.parse(event.data).present;
+    renderPresence();
   });
   source.addEventListener('reset', (event) => {
     // Some revisions are no longer kept: read the whole project, and go on after this one.
@@ -441,6 +560,7 @@ onSubmit('sign-in', signIn);
 onSubmit('new-project', newProject);
 onSubmit('add-text', addText);
 onSubmit('edit-first', editFirst);
+onSubmit('add-member', addMember);
 $('sign-up-button').addEventListener('click', () => {
   if ($('sign-in').reportValidity()) void run(signUp);
 });
