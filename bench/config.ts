@@ -13,6 +13,10 @@ import { parseArgs } from 'node:util';
  * revision stores), `history-reads` (past states and restores beside the current read),
  * `events-latency` (commit to event with 100 open streams) and `events-rss` (one instance
  * holding 1 000 streams); these six the service's alone. `history` and `events` name their two.
+ * Then issue 50's: the reads by an editor who does not own the projects (`tree-editor`,
+ * `columns-editor`, `content-editor`, beside the yardstick's reads), and, the service's alone,
+ * `presence-latency` (a `PUT …/presence` to its event on 100 streams over 10 projects) and
+ * `member-removal` (a removal to the end of the member's streams); `team` names the five.
  */
 export const SCENARIOS = [
   'tree',
@@ -35,6 +39,11 @@ export const SCENARIOS = [
   'history-reads',
   'events-latency',
   'events-rss',
+  'tree-editor',
+  'columns-editor',
+  'content-editor',
+  'presence-latency',
+  'member-removal',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 /** The scenarios of the service alone, with no yardstick run beside them. */
@@ -45,12 +54,32 @@ const ALONE = [
   'history-reads',
   'events-latency',
   'events-rss',
+  'presence-latency',
+  'member-removal',
 ] as const;
 /** Names that stand for several scenarios in `--scenarios`. */
 export const GROUPS: Record<string, readonly ScenarioName[]> = {
   history: ['history-bytes', 'history-reads'],
   events: ['events-latency', 'events-rss'],
+  team: ['tree-editor', 'columns-editor', 'content-editor', 'presence-latency', 'member-removal'],
 };
+
+/**
+ * Issue 50: the yardstick's reads, by an editor of the read projects who does not own them
+ * (the service checks a membership where it checked the owner), each beside the yardstick's
+ * own read of that name.
+ */
+export const EDITOR_READS = {
+  'tree-editor': 'tree',
+  'columns-editor': 'columns',
+  'content-editor': 'content',
+} as const;
+export type EditorRead = keyof typeof EDITOR_READS;
+export const isEditorRead = (scenario: ScenarioName): scenario is EditorRead =>
+  scenario in EDITOR_READS;
+/** The yardstick's scenario (load.mjs) that a paired scenario runs. */
+export const loadScenarioOf = (scenario: ScenarioName): ScenarioName =>
+  isEditorRead(scenario) ? EDITOR_READS[scenario] : scenario;
 /** The scenarios measured on both servers. */
 export type PairedScenario = Exclude<ScenarioName, (typeof ALONE)[number]>;
 export const isPaired = (scenario: ScenarioName): scenario is PairedScenario =>
@@ -104,7 +133,8 @@ database of one PostgreSQL, with the yardstick's load.mjs; writes bench/results/
   --connections <n>     concurrent connections of the load generator (default 20)
   --scenarios <a,b,..>  of ${SCENARIOS.join(',')}
                         (default: all; history = history-bytes,history-reads;
-                        events = events-latency,events-rss)
+                        events = events-latency,events-rss; team = the editor's reads,
+                        presence-latency, member-removal)
   --growth <n,n,..>     total contents to grow both databases to, then repeat the reads
                         (default 100000,1000000; "none" skips the growth runs)
   --yardstick <dir>     the yardstick's folder (default ../shared/yardstick from the repo root)
@@ -115,7 +145,10 @@ connections. So does project-copy: a project of about 20 000 nodes copied five t
 another, timed, with the service's peak RSS. move, move-many (moves spread over one project per
 connection) and duplicate run the service's own driver, set beside the yardstick's resize and
 create. history-bytes, history-reads, events-latency and
-events-rss measure the service's history and live changes alone (bench/history.ts, events.ts).
+events-rss measure the service's history and live changes alone (bench/history.ts, events.ts);
+tree-editor, columns-editor and content-editor are the reads of the read projects by an editor
+who does not own them, beside the yardstick's reads; presence-latency and member-removal the
+presence and the end of a removed member's streams (bench/team.ts).
 Environment: DATABASE_URL=postgresql://superuser@host:port/db runs on that server (two fresh
 databases are created on it and dropped afterwards); without it, on an embedded PostgreSQL in a
 temp folder. The user must be allowed to CREATE DATABASE (and CHECKPOINT, for the yardstick's seed).`;

@@ -83,9 +83,24 @@ interface Arrival {
   at: number;
 }
 
-/** A Server-Sent Events stream read with a raw HTTP request: its change events, as they come. */
-class SseStream {
+/** One presence event as it arrived: its `data`. */
+export interface PresenceArrival {
+  data: string;
+  at: number;
+}
+
+/**
+ * A Server-Sent Events stream read with a raw HTTP request: its change and presence events, as
+ * they come, and when it ended.
+ */
+export class SseStream {
   readonly changes: Arrival[] = [];
+  readonly presence: PresenceArrival[] = [];
+  /** Resolves with the time the server ended the stream (or the connection closed). */
+  readonly ended: Promise<number>;
+  private endedAt: (at: number) => void = () => undefined;
+  private presenceWaiters: { test: (data: string) => boolean; resolve: (at: number) => void }[] =
+    [];
   resets = 0;
   /** Events whose id was not the one after the previous one. */
   disordered = 0;
@@ -106,6 +121,7 @@ class SseStream {
     });
     // Errors after the answer (the stream cut, by either side) end it: nothing to report.
     this.req.on('error', () => undefined);
+    this.ended = new Promise((resolve) => (this.endedAt = resolve));
     this.opened = new Promise((resolve, reject) => {
       this.req.once('error', reject);
       this.req.once('response', (response) => {
@@ -120,10 +136,19 @@ class SseStream {
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => this.received(chunk, performance.now()));
         response.on('error', () => undefined);
+        response.once('close', () => this.endedAt(performance.now()));
         resolve();
       });
     });
     this.req.end();
+  }
+
+  /**
+   * Resolves with the arrival time of the first presence event from now on whose data passes
+   * `test`.
+   */
+  nextPresence(test: (data: string) => boolean): Promise<number> {
+    return new Promise((resolve) => this.presenceWaiters.push({ test, resolve }));
   }
 
   /** Whether a change event with this revision (or a later one) came. */
@@ -150,9 +175,20 @@ class SseStream {
       this.buffer = this.buffer.slice(end + 2);
       let id: number | undefined;
       let event = 'message';
+      let data = '';
       for (const line of block.split('\n')) {
         if (line.startsWith('id:')) id = Number(line.slice(3).trim());
         else if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data = line.slice(5).trim();
+      }
+      if (event === 'presence') {
+        this.presence.push({ data, at });
+        this.presenceWaiters = this.presenceWaiters.filter((waiter) => {
+          if (!waiter.test(data)) return true;
+          waiter.resolve(at);
+          return false;
+        });
+        continue;
       }
       if (id === undefined) continue; // a comment (keep-alive) or the `retry:` field
       if (event === 'reset') {
@@ -172,7 +208,7 @@ class SseStream {
 }
 
 /** Runs `task` over `items`, `parallel` at a time. */
-async function inParallel<T, R>(
+export async function inParallel<T, R>(
   items: T[],
   parallel: number,
   task: (item: T, i: number) => Promise<R>,

@@ -9,6 +9,8 @@ import {
   EDITS,
   type EditScenario,
   isEdit,
+  isEditorRead,
+  loadScenarioOf,
   type PairedScenario,
   type ScenarioName,
   WRITES,
@@ -47,6 +49,11 @@ export interface BenchContext {
   servers: Servers;
   serviceTargets: Targets;
   serviceTargetsFile: string;
+  /**
+   * The service's targets with an editor's token, an editor of the read projects who does not
+   * own them: made on first use (the editor's reads).
+   */
+  editorTargetsFile: () => Promise<string>;
   yardstickTargetsFile: string;
   dbpid: number | undefined;
   settings: LoadSettings;
@@ -261,7 +268,12 @@ async function slicePlan(
   scenario: ScenarioName,
   count: number,
 ): Promise<SlicePlan> {
-  const targetsFile = side === 'service' ? ctx.serviceTargetsFile : ctx.yardstickTargetsFile;
+  const targetsFile =
+    side === 'yardstick'
+      ? ctx.yardstickTargetsFile
+      : isEditorRead(scenario)
+        ? await ctx.editorTargetsFile()
+        : ctx.serviceTargetsFile;
   const writes = WRITES.has(scenario);
   const warmupFile = writes && ctx.settings.warmup > 0 ? targetsFile : undefined;
   if (!writes || side === 'yardstick') {
@@ -322,7 +334,7 @@ async function load(
   const line = await runLoad(ctx.copy, {
     url: server.url,
     targetsFile,
-    scenario,
+    scenario: loadScenarioOf(scenario),
     ...settings,
     pid: server.pid,
     jsonFile: join(ctx.tempDir, `load-${++runs}-${side}-${scenario}.jsonl`),

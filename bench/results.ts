@@ -8,6 +8,7 @@ import { type HistoryBytesResult, type HistoryReadsResult } from './history';
 import { type PlanCheck } from './plans';
 import { type ProjectCopyResult } from './project-copy';
 import { type SqlCounts } from './sql-counts';
+import { type MemberRemovalResult, type PresenceLatencyResult } from './team';
 
 /** Everything a run measured: rendered by report.ts, and saved as it is in the .json. */
 export interface RunResults {
@@ -37,6 +38,9 @@ export interface RunResults {
   historyReads?: HistoryReadsResult;
   eventsLatency?: EventsLatencyResult;
   eventsRss?: EventsRssResult;
+  /** The team scenarios of issue 50 (service only), each when it ran. */
+  presenceLatency?: PresenceLatencyResult;
+  memberRemoval?: MemberRemovalResult;
   sql: SqlCounts[];
   growth: {
     steps: GrowthStep[];
@@ -94,4 +98,9 @@ export const LABELS: Record<ScenarioName, string> = {
   'history-reads': 'history-reads: a past state and a restore beside the current read',
   'events-latency': 'events-latency: commit to event with 100 open streams',
   'events-rss': 'events-rss: one instance holding 1 000 open streams',
+  'tree-editor': 'tree-editor: whole project, read by an editor who does not own it',
+  'columns-editor': "columns-editor: a row's columns, read by an editor",
+  'content-editor': 'content-editor: one content, read by an editor',
+  'presence-latency': 'presence-latency: a presence to its event on 100 streams',
+  'member-removal': "member-removal: a removal to the end of the member's streams",
 };

@@ -55,6 +55,13 @@ import { type Servers, snapshotBuild, startService, startYardstick } from './ser
 import { countSql, type SqlCounts } from './sql-counts';
 import { readTargets } from './targets';
 import {
+  editorTargets,
+  measureMemberRemoval,
+  measurePresenceLatency,
+  type MemberRemovalResult,
+  type PresenceLatencyResult,
+} from './team';
+import {
   growYardstick,
   installYardstick,
   seedThroughApi,
@@ -119,11 +126,14 @@ async function main() {
 
   const serviceTargets = await readTargets(serviceTargetsFile);
   const yardstickTargets = await readTargets(yardstickTargetsFile);
+  let editorTargetsFile: Promise<string> | undefined;
   const ctx: BenchContext = {
     copy,
     servers,
     serviceTargets,
     serviceTargetsFile,
+    editorTargetsFile: () =>
+      (editorTargetsFile ??= editorTargets(servers.service.url, serviceTargets, tempDir)),
     yardstickTargetsFile,
     dbpid: databases.postmasterPid,
     settings: { duration: config.duration, warmup: config.warmup, connections: config.connections },
@@ -144,8 +154,22 @@ async function main() {
   let historyReads: HistoryReadsResult | undefined;
   let eventsLatency: EventsLatencyResult | undefined;
   let eventsRss: EventsRssResult | undefined;
+  let presenceLatency: PresenceLatencyResult | undefined;
+  let memberRemoval: MemberRemovalResult | undefined;
   for (const scenario of config.scenarios) {
     if (scenario === 'fairness') fairness = await measureFairness(ctx);
+    else if (scenario === 'presence-latency') {
+      log('presence-latency: 10 projects × 10 members’ streams, 20 presences a second');
+      presenceLatency = await measurePresenceLatency(
+        ctx.servers.service,
+        ctx.settings,
+        ctx.dbpid,
+        log,
+      );
+    } else if (scenario === 'member-removal') {
+      log('member-removal: members removed one at a time, each with a stream open');
+      memberRemoval = await measureMemberRemoval(ctx.servers.service, log);
+    }
     else if (scenario === 'history-bytes') {
       log('history-bytes: what one revision stores, in a 90- and a 2 000-content project');
       historyBytes = await measureHistoryBytes(
@@ -224,6 +248,8 @@ async function main() {
     historyReads,
     eventsLatency,
     eventsRss,
+    presenceLatency,
+    memberRemoval,
     sql,
     growth,
     totalSeconds: since(startedAt),

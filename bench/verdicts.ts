@@ -1,4 +1,4 @@
-import { EDITS, isEdit, type PairedScenario } from './config';
+import { EDITOR_READS, EDITS, isEdit, type PairedScenario } from './config';
 import { type FairnessResult } from './fairness';
 import { type ScenarioResult, type Side } from './measure';
 import { measured, ratio, reference, type RunResults, versusTree } from './results';
@@ -28,11 +28,30 @@ export const THROUGHPUT: Partial<Record<PairedScenario, number>> = {
   shared: 1,
   assets: 1,
   move: 2,
+  // Issue 50: an editor's reads reach what the owner's must.
+  'tree-editor': 2,
+  'columns-editor': 1,
+  'content-editor': 1,
 };
+/**
+ * Issue 50: an editor's read ÷ the yardstick's, at least this share of the owner's read ÷ the
+ * yardstick's in the same run (the run's noise is about ±10–15 %).
+ */
+export const EDITOR_READ_SHARE = 0.85;
+/** presence-latency: from a `PUT …/presence` to its event on each of 100 streams, p99. */
+export const PRESENCE_P99_MS = 100;
+/** member-removal: from the removal to the end of the member's streams, p99. */
+export const REMOVAL_P99_MS = 1000;
 const P99_RATIO = 2;
 /** Issue 20: the reads' p99 ÷ the yardstick's (main runs; the growth runs keep P99_RATIO). */
 export const READ_P99_RATIO = 1.5;
-const READ_P99: ReadonlySet<string> = new Set(['tree', 'columns', 'content', 'render']);
+const READ_P99: ReadonlySet<string> = new Set([
+  'tree',
+  'columns',
+  'content',
+  'render',
+  ...Object.keys(EDITOR_READS),
+]);
 /** assets: what ten 10 MiB uploads at once may add to the service's peak RSS. */
 export const UPLOAD_RSS_RISE_MIB = 64;
 /** A move's p99 ÷ the yardstick's resize p99. */
@@ -131,7 +150,67 @@ export function verdicts(results: RunResults): Verdict[] {
   list.push(uploadRssVerdict(main));
   list.push(...fairnessVerdicts(results.fairness));
   list.push(projectCopyVerdict(results));
-  list.push(...historyVerdicts(results), ...eventsVerdicts(results));
+  list.push(...historyVerdicts(results), ...eventsVerdicts(results), ...teamVerdicts(results));
+  return list;
+}
+
+/** Issue 50: an editor's reads as the owner's, presence latency, a removed member's streams. */
+function teamVerdicts(results: RunResults): Verdict[] {
+  const list: Verdict[] = [];
+  const { main } = results;
+  for (const [editor, owner] of Object.entries(EDITOR_READS)) {
+    const target = `${editor}: ÷ the yardstick ≥ ${EDITOR_READ_SHARE}× ${owner}'s ÷ the yardstick (a membership checked costs nothing measurable)`;
+    const ratioOf = (scenario: string) => {
+      const result = main.find((r) => r.scenario === scenario);
+      return result && measured(result.service) && result.yardstick
+        ? ratio(result.service.rps, result.yardstick.rps)
+        : undefined;
+    };
+    const [e, o] = [ratioOf(editor), ratioOf(owner)];
+    if (e === undefined || o === undefined) {
+      list.push({ target, measured: 'not run (needs both)', status: 'n/a' });
+      continue;
+    }
+    list.push({
+      target,
+      measured: `${x(e)} vs ${x(o)} (${x(ratio(e, o))} of it)`,
+      status: status(ratio(e, o) >= EDITOR_READ_SHARE),
+    });
+  }
+  const presence = results.presenceLatency;
+  const presenceTarget = `presence-latency: PUT …/presence to its event p99 ≤ ${PRESENCE_P99_MS} ms on 100 streams over 10 projects, every event arriving`;
+  if (!presence) list.push({ target: presenceTarget, measured: 'not run', status: 'n/a' });
+  else {
+    const { fromSent } = presence;
+    list.push({
+      target: presenceTarget,
+      measured:
+        `p99 ${fromSent.p99} ms, p50 ${fromSent.p50} ms; ${presence.received} of ` +
+        `${presence.expected} arrived, ${presence.putFailures} PUTs failed`,
+      status: status(
+        presence.expected > 0 &&
+          presence.received === presence.expected &&
+          presence.putFailures === 0 &&
+          fromSent.p99 <= PRESENCE_P99_MS,
+      ),
+    });
+  }
+  const removal = results.memberRemoval;
+  const removalTarget = `member-removal: a removed member's streams end, p99 ≤ ${REMOVAL_P99_MS} ms from the removal sent`;
+  if (!removal) list.push({ target: removalTarget, measured: 'not run', status: 'n/a' });
+  else {
+    list.push({
+      target: removalTarget,
+      measured:
+        `p99 ${removal.fromSent.p99} ms, p50 ${removal.fromSent.p50} ms; ${removal.ended} of ` +
+        `${removal.removals} ended`,
+      status: status(
+        removal.removals > 0 &&
+          removal.ended === removal.removals &&
+          removal.fromSent.p99 <= REMOVAL_P99_MS,
+      ),
+    });
+  }
   return list;
 }
 
