@@ -169,8 +169,7 @@ async function main() {
     } else if (scenario === 'member-removal') {
       log('member-removal: members removed one at a time, each with a stream open');
       memberRemoval = await measureMemberRemoval(ctx.servers.service, log);
-    }
-    else if (scenario === 'history-bytes') {
+    } else if (scenario === 'history-bytes') {
       log('history-bytes: what one revision stores, in a 90- and a 2 000-content project');
       historyBytes = await measureHistoryBytes(
         ctx.servers.service,
