@@ -90,7 +90,7 @@ function plantChildren(
 /** What a node of the tree stores; its refusal (its data's size) with its pointer. */
 function valuesAt<L extends ChildLevel>(level: L, element: Element, at: string): NodeValues[L] {
   try {
-    return LEVELS[level].values(element as never, at);
+    return LEVELS[level].values(element, at);
   } catch (refusal) {
     if (refusal instanceof DomainError && !(refusal instanceof RefusedMemberError)) {
       refuse(`${at}/data`, refusal);

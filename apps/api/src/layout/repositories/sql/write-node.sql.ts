@@ -71,7 +71,7 @@ export function insertNodeStatement<P extends object, R extends InsertedRow>(
   const lists = child === undefined ? ['revision'] : ['revision', 'list_revision'];
   const counted = child === undefined ? [] : ['child_count', 'children_bytes'];
   const sizeOf = (what: string) =>
-    `COALESCE((SELECT s.${what} FROM ${sizesOf(child!)} s WHERE s.parent_id = $${idParam}::uuid), 0)`;
+    `COALESCE((SELECT s.${what} FROM ${sizesOf(child)} s WHERE s.parent_id = $${idParam}::uuid), 0)`;
   const columns = [
     'id',
     'project_id',
