@@ -28,6 +28,8 @@ import {
   startYardstick,
 } from './servers';
 import { freePort } from '../test/support/free-port';
+import { readTargets, writeTargets } from './targets';
+import { createWriteProject } from './write-project';
 import {
   installYardstick,
   type LoadLine,
@@ -93,6 +95,15 @@ async function main() {
   const serviceTargets = join(tempDir, 'service-targets.json');
   log('seeding the service through its API');
   await seedThroughApi(copy, service.url, serviceTargets);
+  const seeded = await readTargets(serviceTargets);
+  // The service caps a column's contents and a project's size, the yardstick does not: each of
+  // the service's runs creates into a write project of its own, of the seed's shape.
+  const freshServiceTargets = async (round: number) => {
+    const file = join(tempDir, `service-targets-${round}.json`);
+    const write = await createWriteProject(service.url, seeded.token);
+    await writeTargets(file, { ...seeded, write });
+    return file;
+  };
   const servers = {
     floor: await startFloor(databases.yardstickUrl),
     yardstick: await startYardstick(copy.dir, databases.yardstickUrl),
@@ -110,7 +121,7 @@ async function main() {
       const server = servers[name];
       lines[name] = await runLoad(copy, {
         url: server.url,
-        targetsFile: name === 'service' ? serviceTargets : targets,
+        targetsFile: name === 'service' ? await freshServiceTargets(round) : targets,
         scenario: 'create',
         duration: o.duration,
         warmup: o.warmup,
