@@ -11,10 +11,12 @@ export interface Verdict {
 
 /**
  * Service ÷ yardstick throughput each scenario must reach (conditional and compressed: ÷ the
- * yardstick's tree; move: ÷ its resize; import: ÷ its tree, as an import writes what a read
- * reads). A copy of 31 nodes has no floor against a create of one: it is measured, not judged.
- * Issue 20 raised the reads' (the whole project of unchanged projects ≥ 2×, the columns and one
- * content ≥ 1×, from 0.85 / 0.7 / 0.7); issue 49 added import's.
+ * yardstick's tree; import: ÷ its tree, as an import writes what a read reads). A copy of 31
+ * nodes has no floor against a create of one: it is measured, not judged. Issue 20 raised the
+ * reads' (the whole project of unchanged projects ≥ 2×, the columns and one content ≥ 1×, from
+ * 0.85 / 0.7 / 0.7); issue 49 added import's. Issue 51 withdrew the moves' (2× the yardstick's
+ * resize, on one project, whose writes serialise by design): they and the moves over many
+ * projects are measured beside the resize, their p99 judged.
  */
 export const THROUGHPUT: Partial<Record<PairedScenario, number>> = {
   tree: 2,
@@ -28,7 +30,6 @@ export const THROUGHPUT: Partial<Record<PairedScenario, number>> = {
   render: 1,
   shared: 1,
   assets: 1,
-  move: 2,
   import: 0.5,
 };
 const P99_RATIO = 2;
