@@ -1,9 +1,13 @@
-import { DomainError } from './domain-error';
+import { DomainError, type OwnProblem } from './domain-error';
 
 /** DELETE of an asset that contents or styles still name. */
 export class AssetInUseError extends DomainError {
   constructor(readonly paths: readonly string[]) {
     super('The asset is still used: change or delete what names it first');
+  }
+
+  problem(): OwnProblem {
+    return { kind: 'assetInUse', extensions: { paths: this.paths } };
   }
 }
 
@@ -12,12 +16,20 @@ export class UnsupportedImageError extends DomainError {
   constructor(detail: string) {
     super(detail);
   }
+
+  problem(): OwnProblem {
+    return { kind: 'unsupportedMediaType' };
+  }
 }
 
 /** An upload larger than an asset may be. */
 export class AssetTooLargeError extends DomainError {
   constructor(readonly limitBytes: number) {
     super(`An asset is at most ${limitBytes} bytes`);
+  }
+
+  problem(): OwnProblem {
+    return { kind: 'payloadTooLarge', extensions: { limit: this.limitBytes } };
   }
 }
 
@@ -26,11 +38,19 @@ export class RangeNotSatisfiableError extends DomainError {
   constructor(readonly size: number) {
     super('The range starts past the end of the asset');
   }
+
+  problem(): OwnProblem {
+    return { kind: 'rangeNotSatisfiable', headers: { 'content-range': `bytes */${this.size}` } };
+  }
 }
 
 /** The asset store did not take or give the bytes. */
 export class AssetStoreUnavailableError extends DomainError {
   constructor() {
     super('The asset store is unavailable');
+  }
+
+  problem(): OwnProblem {
+    return { kind: 'assetStoreUnavailable', headers: { 'retry-after': '5' } };
   }
 }

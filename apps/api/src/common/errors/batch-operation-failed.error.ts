@@ -1,4 +1,4 @@
-import { DomainError } from './domain-error';
+import { DomainError, type RefusalOfPart } from './domain-error';
 
 /**
  * One operation of a batch was refused: the batch answers that operation's own problem, with
@@ -10,5 +10,9 @@ export class BatchOperationFailedError extends DomainError {
     readonly refusal: unknown,
   ) {
     super(`Operation ${operationIndex} of the batch was refused; nothing was changed`);
+  }
+
+  problem(): RefusalOfPart {
+    return { refusal: this.refusal, extensions: { operationIndex: this.operationIndex } };
   }
 }

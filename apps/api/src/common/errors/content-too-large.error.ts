@@ -1,4 +1,4 @@
-import { DomainError } from './domain-error';
+import { DomainError, type OwnProblem } from './domain-error';
 
 /** A content's `data`, as stored JSON, is larger than the contract allows. */
 export class ContentTooLargeError extends DomainError {
@@ -8,5 +8,10 @@ export class ContentTooLargeError extends DomainError {
     readonly pointer: string,
   ) {
     super(`${pointer} is larger than ${limitBytes / 1024} KiB as stored JSON`);
+  }
+
+  problem(): OwnProblem {
+    const detail = `is larger than ${this.limitBytes} bytes`;
+    return { kind: 'payloadTooLarge', extensions: { errors: [{ pointer: this.pointer, detail }] } };
   }
 }

@@ -1,4 +1,4 @@
-import { DomainError } from './domain-error';
+import { DomainError, type OwnProblem } from './domain-error';
 
 /**
  * The challenge a wrong username or password is answered with (RFC 9110 requires one on every
@@ -14,5 +14,9 @@ export class InvalidCredentialsError extends DomainError {
 
   constructor() {
     super('Wrong username or password');
+  }
+
+  problem(): OwnProblem {
+    return { kind: 'invalidCredentials', headers: { 'www-authenticate': this.challenge } };
   }
 }

@@ -1,4 +1,4 @@
-import { DomainError } from './domain-error';
+import { DomainError, type OwnProblem } from './domain-error';
 
 /** An operation that cannot be undone needs a token obtained a short while ago. */
 export class RecentSignInRequiredError extends DomainError {
@@ -6,5 +6,9 @@ export class RecentSignInRequiredError extends DomainError {
     super(
       `This needs a token obtained in the last ${withinMinutes} minutes: sign in again, then repeat it`,
     );
+  }
+
+  problem(): OwnProblem {
+    return { kind: 'recentSignInRequired' };
   }
 }

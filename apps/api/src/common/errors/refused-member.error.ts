@@ -1,4 +1,4 @@
-import { DomainError } from './domain-error';
+import { DomainError, type RefusalOfPart } from './domain-error';
 
 /**
  * A rule broken by one member of a body that holds many (a node of a tree that a create makes):
@@ -11,5 +11,9 @@ export class RefusedMemberError extends DomainError {
     readonly refusal: DomainError,
   ) {
     super(`${pointer || 'The body'}: ${refusal.message}`);
+  }
+
+  problem(): RefusalOfPart {
+    return { refusal: this.refusal, extensions: { pointer: this.pointer } };
   }
 }

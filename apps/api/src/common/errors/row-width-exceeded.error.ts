@@ -1,4 +1,4 @@
-import { DomainError } from './domain-error';
+import { DomainError, type OwnProblem } from './domain-error';
 
 export class RowWidthExceededError extends DomainError {
   constructor(
@@ -10,5 +10,9 @@ export class RowWidthExceededError extends DomainError {
     super(
       `The columns of a row add up to at most ${rowWidth}; ${availableSize} left for this column, ${requestedSize} requested`,
     );
+  }
+
+  problem(): OwnProblem {
+    return { kind: 'rowWidthExceeded', extensions: { availableSize: this.availableSize } };
   }
 }

@@ -1,4 +1,4 @@
-import { DomainError } from './domain-error';
+import { DomainError, type OwnProblem } from './domain-error';
 
 /** Whose failed sign-ins ask for the wait: this address's, or the username's over all addresses. */
 export type LoginAttemptsCounted = 'address' | 'username';
@@ -16,5 +16,9 @@ export class TooManyLoginAttemptsError extends DomainError {
     readonly counted: LoginAttemptsCounted = 'address',
   ) {
     super(DETAILS[counted]);
+  }
+
+  problem(): OwnProblem {
+    return { kind: 'rateLimited', headers: { 'retry-after': String(this.retryAfterSeconds) } };
   }
 }

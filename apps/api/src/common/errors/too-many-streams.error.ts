@@ -1,4 +1,4 @@
-import { DomainError } from './domain-error';
+import { DomainError, type OwnProblem } from './domain-error';
 
 /** The account already has as many event streams open as it may, on all instances. */
 export class TooManyStreamsError extends DomainError {
@@ -7,5 +7,13 @@ export class TooManyStreamsError extends DomainError {
 
   constructor(readonly limit: number) {
     super(`This account already has ${limit} event streams open; close one first`);
+  }
+
+  problem(): OwnProblem {
+    return {
+      kind: 'tooManyStreams',
+      extensions: { limit: this.limit },
+      headers: { 'retry-after': String(this.retryAfterSeconds) },
+    };
   }
 }

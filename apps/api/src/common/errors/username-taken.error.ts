@@ -1,7 +1,11 @@
-import { DomainError } from './domain-error';
+import { DomainError, type OwnProblem } from './domain-error';
 
 export class UsernameTakenError extends DomainError {
   constructor() {
     super('This username is already taken');
+  }
+
+  problem(): OwnProblem {
+    return { kind: 'usernameTaken' };
   }
 }

@@ -1,4 +1,4 @@
-import { DomainError } from './domain-error';
+import { DomainError, type OwnProblem } from './domain-error';
 
 /**
  * The current password sent with a change of password is wrong. The caller is signed in, so
@@ -7,5 +7,9 @@ import { DomainError } from './domain-error';
 export class WrongPasswordError extends DomainError {
   constructor() {
     super('The current password is wrong');
+  }
+
+  problem(): OwnProblem {
+    return { kind: 'wrongPassword' };
   }
 }

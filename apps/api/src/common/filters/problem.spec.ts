@@ -212,17 +212,32 @@ describe('toProblem', () => {
       expect(problem.body.type).toBe('/problems/not-found');
     });
 
-    it('an unmapped DomainError → 500 unexpected', () => {
+    it('a DomainError is answered with the problem it names, its message the detail', () => {
       class NewError extends DomainError {
         constructor() {
-          super('internal detail');
+          super('Said to the client');
+        }
+
+        problem() {
+          return {
+            kind: 'limitExceeded' as const,
+            extensions: { limit: 7 },
+            headers: { 'retry-after': '2' },
+          };
         }
       }
-      const error = new NewError();
-      const problem = toProblem(error, INSTANCE);
-      expect(problem.status).toBe(500);
-      expect(problem.unexpected).toBe(error);
-      expect(JSON.stringify(problem.body)).not.toContain('internal detail');
+      const problem = toProblem(new NewError(), INSTANCE);
+      expect(problem.status).toBe(409);
+      expect(problem.unexpected).toBeUndefined();
+      expect(problem.headers).toEqual({ 'retry-after': '2' });
+      expect(problem.body).toEqual({
+        type: '/problems/limit-exceeded',
+        title: expect.any(String) as string,
+        status: 409,
+        detail: 'Said to the client',
+        instance: INSTANCE,
+        limit: 7,
+      });
     });
   });
 

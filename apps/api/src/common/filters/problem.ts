@@ -1,37 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { type FastifyReply } from 'fastify';
 import { isDatabaseUnavailable } from '../errors/database-unavailability';
-import {
-  AssetInUseError,
-  AssetStoreUnavailableError,
-  AssetTooLargeError,
-  AuthenticationRequiredError,
-  BatchOperationFailedError,
-  RefusedMemberError,
-  ContentTooLargeError,
-  DatabaseUnavailableError,
-  DomainError,
-  IdempotencyKeyReusedError,
-  InvalidCredentialsError,
-  LimitExceededError,
-  PreconditionFailedError,
-  PreconditionRequiredError,
-  RangeNotSatisfiableError,
-  TooManyStreamsError,
-  RecentSignInRequiredError,
-  RequestValidationError,
-  ResourceNotFoundError,
-  RowWidthExceededError,
-  ShuttingDownError,
-  SignUpDisabledError,
-  TooManyConcurrentRequestsError,
-  TooManyLoginAttemptsError,
-  UnsupportedImageError,
-  UsernameTakenError,
-  WriteOutcomeUnknownError,
-  WrongPasswordError,
-} from '../errors';
-import { RateLimitExceededError } from '../throttling/rate-limit-exceeded.error';
+import { DatabaseUnavailableError, DomainError } from '../errors';
 import { noteAnsweredProblem } from '../logging/answered-problem';
 import {
   describeProblem,
@@ -79,8 +49,8 @@ export function problemOf(
   kind: ProblemKind,
   instance: string,
   detail?: string,
-  extensions: Record<string, unknown> = {},
-  headers: Record<string, string> = {},
+  extensions: Readonly<Record<string, unknown>> = {},
+  headers: Readonly<Record<string, string>> = {},
 ): Problem {
   const { type, title, status } = describeProblem(kind);
   return {
@@ -100,26 +70,15 @@ export function toProblem(error: unknown, instance: string): Problem {
     headers: Record<string, string> = {},
   ): Problem => problemOf(kind, instance, detail, extensions, headers);
 
-  if (error instanceof BatchOperationFailedError) {
-    const refused = toProblem(error.refusal, instance);
-    return { ...refused, body: { ...refused.body, operationIndex: error.operationIndex } };
+  if (error instanceof DomainError) {
+    const problem = error.problem();
+    if ('refusal' in problem) {
+      const refused = toProblem(problem.refusal, instance);
+      return { ...refused, body: { ...refused.body, ...problem.extensions } };
+    }
+    return make(problem.kind, error.message, problem.extensions, problem.headers);
   }
-  if (error instanceof RefusedMemberError) {
-    const refused = toProblem(error.refusal, instance);
-    return { ...refused, body: { ...refused.body, pointer: error.pointer } };
-  }
-  if (error instanceof DomainError) return fromDomainError(error, make);
-  if (error instanceof RateLimitExceededError) {
-    return make('rateLimited', error.message, {}, error.headers());
-  }
-  if (isDatabaseUnavailable(error)) {
-    return make(
-      'databaseUnavailable',
-      new DatabaseUnavailableError().message,
-      {},
-      { 'retry-after': '5' },
-    );
-  }
+  if (isDatabaseUnavailable(error)) return toProblem(new DatabaseUnavailableError(), instance);
   // Nest wraps Fastify's own errors (body parsing, size limit) in an HttpException.
   const fastify = asFastifyError(error instanceof HttpException ? error.cause : error);
   if (fastify) return fromFastifyError(fastify, make);
@@ -135,99 +94,6 @@ type Make = (
   extensions?: Record<string, unknown>,
   headers?: Record<string, string>,
 ) => Problem;
-
-function fromDomainError(error: DomainError, make: Make): Problem {
-  if (error instanceof RequestValidationError) {
-    return make('validation', error.message, { errors: error.errors });
-  }
-  if (error instanceof ResourceNotFoundError) return make('notFound', error.message);
-  if (error instanceof RowWidthExceededError) {
-    return make('rowWidthExceeded', error.message, { availableSize: error.availableSize });
-  }
-  if (error instanceof LimitExceededError) {
-    return make('limitExceeded', error.message, { limit: error.limit });
-  }
-  if (error instanceof PreconditionFailedError) {
-    return make('preconditionFailed', error.message, {}, { etag: error.currentTag });
-  }
-  if (error instanceof TooManyStreamsError) {
-    return make(
-      'tooManyStreams',
-      error.message,
-      { limit: error.limit },
-      { 'retry-after': String(error.retryAfterSeconds) },
-    );
-  }
-  if (error instanceof PreconditionRequiredError) {
-    return make('preconditionRequired', error.message);
-  }
-  if (error instanceof ContentTooLargeError) {
-    return make('payloadTooLarge', error.message, {
-      errors: [{ pointer: error.pointer, detail: `is larger than ${error.limitBytes} bytes` }],
-    });
-  }
-  if (error instanceof UsernameTakenError) return make('usernameTaken', error.message);
-  if (error instanceof IdempotencyKeyReusedError) {
-    return make('idempotencyKeyReused', error.message);
-  }
-  if (error instanceof InvalidCredentialsError) {
-    return make('invalidCredentials', error.message, {}, { 'www-authenticate': error.challenge });
-  }
-  if (error instanceof WrongPasswordError) return make('wrongPassword', error.message);
-  if (error instanceof RecentSignInRequiredError) {
-    return make('recentSignInRequired', error.message);
-  }
-  if (error instanceof AuthenticationRequiredError) {
-    const challenge = error.bearerError
-      ? `Bearer realm="layout", error="${error.bearerError}", error_description="${error.message}"`
-      : 'Bearer realm="layout"';
-    return make('unauthorized', error.message, {}, { 'www-authenticate': challenge });
-  }
-  if (error instanceof DatabaseUnavailableError) {
-    return make('databaseUnavailable', error.message, {}, { 'retry-after': '5' });
-  }
-  if (error instanceof TooManyConcurrentRequestsError) {
-    return make('tooManyConcurrentRequests', error.message, {}, { 'retry-after': '1' });
-  }
-  if (error instanceof WriteOutcomeUnknownError) {
-    return make('writeOutcomeUnknown', error.message, {}, { 'retry-after': '5' });
-  }
-  if (error instanceof ShuttingDownError) {
-    return make('shuttingDown', error.message, {}, { 'retry-after': '1' });
-  }
-  if (error instanceof TooManyLoginAttemptsError) {
-    return make(
-      'rateLimited',
-      error.message,
-      {},
-      { 'retry-after': String(error.retryAfterSeconds) },
-    );
-  }
-  if (error instanceof SignUpDisabledError) return make('notFound', error.message);
-  return fromAssetError(error, make) ?? { ...make('internal', undefined), unexpected: error };
-}
-
-function fromAssetError(error: DomainError, make: Make): Problem | undefined {
-  if (error instanceof AssetInUseError) {
-    return make('assetInUse', error.message, { paths: error.paths });
-  }
-  if (error instanceof UnsupportedImageError) return make('unsupportedMediaType', error.message);
-  if (error instanceof AssetTooLargeError) {
-    return make('payloadTooLarge', error.message, { limit: error.limitBytes });
-  }
-  if (error instanceof RangeNotSatisfiableError) {
-    return make(
-      'rangeNotSatisfiable',
-      error.message,
-      {},
-      { 'content-range': `bytes */${error.size}` },
-    );
-  }
-  if (error instanceof AssetStoreUnavailableError) {
-    return make('assetStoreUnavailable', error.message, {}, { 'retry-after': '5' });
-  }
-  return undefined;
-}
 
 function fromHttpStatus(status: number, message: string, make: Make): Problem {
   switch (status) {
