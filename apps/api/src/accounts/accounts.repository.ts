@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma } from '../generated/prisma/client';
 import { PrismaService } from '../database/prisma.service';
-import { UsernameTakenError } from '../common/errors';
+import { UsernameTakenError } from './errors';
 import { NOTIFICATION_SESSION_NAME } from '../database/notification-connection';
 import { type RevocationNotice } from '../common/auth/token-revocations';
 

@@ -1,15 +1,14 @@
 import { loadConfig } from '../config/load-config';
 import { createHash } from 'node:crypto';
 import { jest } from '@jest/globals';
+import { AuthenticationRequiredError, RequestValidationError } from '../common/errors';
 import {
-  AuthenticationRequiredError,
   InvalidCredentialsError,
   RecentSignInRequiredError,
-  RequestValidationError,
   SignUpDisabledError,
   TooManyLoginAttemptsError,
   WrongPasswordError,
-} from '../common/errors';
+} from './errors';
 import { type AppConfig } from '../config/app-config';
 import { type DatabaseNotifications, type NotificationListener } from '../database/notifications';
 import { hashAccessToken } from './access-token';

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { AuthenticationRequiredError } from '../common/errors';
 import {
-  AuthenticationRequiredError,
   InvalidCredentialsError,
   RecentSignInRequiredError,
   SignUpDisabledError,
   WrongPasswordError,
-} from '../common/errors';
+} from './errors';
 import { hashAccessToken, newAccessToken } from './access-token';
 import { AccessTokenCache } from './access-token-cache';
 import { AccountPurge } from './account-purge';

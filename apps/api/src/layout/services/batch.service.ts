@@ -6,7 +6,8 @@ import {
   validateBody,
 } from '@layout/contracts';
 import { AssetNames } from '../../assets/asset-names';
-import { BatchOperationFailedError, RequestValidationError } from '../../common/errors';
+import { RequestValidationError } from '../../common/errors';
+import { BatchOperationFailedError } from '../errors';
 import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { RequestConditions } from '../../common/http/request-conditions';
 import { Representation } from '../../common/http/representation';

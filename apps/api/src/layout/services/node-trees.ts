@@ -5,12 +5,8 @@ import {
   ROW_WIDTH,
   ROWS_PER_BLOCK_MAX,
 } from '@layout/contracts';
-import {
-  DomainError,
-  LimitExceededError,
-  RefusedMemberError,
-  RowWidthExceededError,
-} from '../../common/errors';
+import { DomainError, LimitExceededError } from '../../common/errors';
+import { RefusedMemberError, RowWidthExceededError } from '../errors';
 import { type NewNodes, type NewSubtree } from '../repositories/new-subtree';
 import { type NodeValues } from '../repositories/nodes.repository';
 import { type ChildLevel, SORT_KEY_GAP, type TreeLevel } from '../repositories/sql/tree-levels';

@@ -1,4 +1,4 @@
-import { DomainError, type OwnProblem } from './domain-error';
+import { DomainError, type OwnProblem } from '../../common/errors/domain-error';
 
 /** A content's `data`, as stored JSON, is larger than the contract allows. */
 export class ContentTooLargeError extends DomainError {

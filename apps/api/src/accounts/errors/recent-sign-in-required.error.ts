@@ -1,4 +1,4 @@
-import { DomainError, type OwnProblem } from './domain-error';
+import { DomainError, type OwnProblem } from '../../common/errors/domain-error';
 
 /** An operation that cannot be undone needs a token obtained a short while ago. */
 export class RecentSignInRequiredError extends DomainError {

@@ -1,4 +1,4 @@
-import { DomainError, type OwnProblem } from './domain-error';
+import { DomainError, type OwnProblem } from '../common/errors/domain-error';
 
 /** DELETE of an asset that contents or styles still name. */
 export class AssetInUseError extends DomainError {

@@ -1,4 +1,4 @@
-import { DomainError, type OwnProblem } from './domain-error';
+import { DomainError, type OwnProblem } from '../../common/errors/domain-error';
 
 /**
  * The challenge a wrong username or password is answered with (RFC 9110 requires one on every

@@ -1,4 +1,4 @@
-import { DomainError, type OwnProblem } from './domain-error';
+import { DomainError, type OwnProblem } from '../../common/errors/domain-error';
 
 /** Whose failed sign-ins ask for the wait: this address's, or the username's over all addresses. */
 export type LoginAttemptsCounted = 'address' | 'username';

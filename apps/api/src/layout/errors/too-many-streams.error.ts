@@ -1,4 +1,4 @@
-import { DomainError, type OwnProblem } from './domain-error';
+import { DomainError, type OwnProblem } from '../../common/errors/domain-error';
 
 /** The account already has as many event streams open as it may, on all instances. */
 export class TooManyStreamsError extends DomainError {

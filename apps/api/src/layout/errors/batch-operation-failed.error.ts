@@ -1,4 +1,4 @@
-import { DomainError, type RefusalOfPart } from './domain-error';
+import { DomainError, type RefusalOfPart } from '../../common/errors/domain-error';
 
 /**
  * One operation of a batch was refused: the batch answers that operation's own problem, with

@@ -1,4 +1,4 @@
-import { DomainError, type OwnProblem } from './domain-error';
+import { DomainError, type OwnProblem } from '../../common/errors/domain-error';
 
 /** Sign-up switched off by configuration: the operation does not exist on this server. */
 export class SignUpDisabledError extends DomainError {

@@ -1,4 +1,4 @@
-import { DomainError, type RefusalOfPart } from './domain-error';
+import { DomainError, type RefusalOfPart } from '../../common/errors/domain-error';
 
 /**
  * A rule broken by one member of a body that holds many (a node of a tree that a create makes):
