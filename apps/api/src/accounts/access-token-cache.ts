@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { DatabaseNotifications, type Unsubscribe } from '../database/notifications';
+import { DatabaseNotifications, type Unsubscribe } from '../notifications/notifications';
 import { type SignedInAccount } from './signed-in-account';
 import {
   readRevocation,
@@ -8,7 +8,7 @@ import {
   type Revoked,
   TOKEN_REVOCATIONS_CHANNEL,
   TOKEN_REVOCATIONS_HEARD_CHANNEL,
-} from '../common/auth/token-revocations';
+} from './token-revocations';
 
 // Spares a database round trip on nearly every request of a busy editor. A revocation reaches
 // every instance's entries at once (below), so this only bounds how long a token that expires

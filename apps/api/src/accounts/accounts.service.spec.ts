@@ -10,7 +10,10 @@ import {
   WrongPasswordError,
 } from './errors';
 import { type AppConfig } from '../config/app-config';
-import { type DatabaseNotifications, type NotificationListener } from '../database/notifications';
+import {
+  type DatabaseNotifications,
+  type NotificationListener,
+} from '../notifications/notifications';
 import { hashAccessToken } from './access-token';
 import { AccessTokenCache } from './access-token-cache';
 import { type AccountPurge } from './account-purge';
@@ -25,7 +28,7 @@ import {
   type RevocationNotice,
   TOKEN_REVOCATIONS_CHANNEL,
   TOKEN_REVOCATIONS_HEARD_CHANNEL,
-} from '../common/auth/token-revocations';
+} from './token-revocations';
 
 const PASSWORD = 'correct horse battery staple';
 const NOW = Date.parse('2025-03-01T12:00:00Z');

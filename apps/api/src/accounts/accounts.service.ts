@@ -20,11 +20,7 @@ import { type LoginAttempt, LoginAttemptLimiter } from './login-attempt-limiter'
 import { PasswordHasher } from './password-hasher';
 import { SIGN_IN_ADDRESS_MEMORY_MS, signInAddressDigest } from './sign-in-address';
 import { type SignedInAccount } from './signed-in-account';
-import {
-  revocationNotice,
-  type RevocationNotice,
-  type Revoked,
-} from '../common/auth/token-revocations';
+import { revocationNotice, type RevocationNotice, type Revoked } from './token-revocations';
 import { usernameForNewAccount, usernameKey } from './username';
 
 export interface IssuedToken {

@@ -12,8 +12,8 @@ import {
   readRevocation,
   revokes,
   TOKEN_REVOCATIONS_CHANNEL,
-} from '../../common/auth/token-revocations';
-import { DatabaseNotifications, type Unsubscribe } from '../../database/notifications';
+} from '../../accounts/token-revocations';
+import { DatabaseNotifications, type Unsubscribe } from '../../notifications/notifications';
 import { Metrics } from '../../metrics/metrics';
 import { EventsRepository } from '../repositories/events.repository';
 import { type EventStream } from './event-stream';

@@ -8,7 +8,7 @@ import {
 import { DomainError, LimitExceededError } from '../../common/errors';
 import { RefusedMemberError, RowWidthExceededError } from '../errors';
 import { type NewNodes, type NewSubtree } from '../repositories/new-subtree';
-import { type NodeValues } from '../repositories/nodes.repository';
+import { type NodeValues } from '../repositories/node-values';
 import { type ChildLevel, SORT_KEY_GAP, type TreeLevel } from '../repositories/sql/tree-levels';
 import { newNodeId } from './body-ids';
 import { LEVELS } from './node-levels';

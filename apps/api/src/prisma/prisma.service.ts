@@ -4,7 +4,7 @@ import { type Pool } from 'pg';
 import { DatabaseUnavailableError } from '../common/errors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { PrismaClient } from '../generated/prisma/client';
-import { DATABASE_POOL, warnOfBrokenConnection } from './database-pool';
+import { DATABASE_POOL, warnOfBrokenConnection } from '../database/database-pool';
 
 /**
  * The one Prisma client of the process, over the shared node-postgres pool (driver adapter). It

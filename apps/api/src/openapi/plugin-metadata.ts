@@ -1,7 +1,7 @@
 import { SwaggerModule } from '@nestjs/swagger';
 import { SignUpDto } from '@layout/contracts';
 // Written by `npm run openapi:metadata` (postinstall, prebuild, pretest); not committed.
-import pluginMetadata from '../../generated/openapi-metadata';
+import pluginMetadata from '../generated/openapi-metadata';
 
 /** Where the swagger CLI plugin leaves a class's metadata (@nestjs/swagger's METADATA_FACTORY_NAME). */
 const PLUGIN_METADATA_FACTORY = '_OPENAPI_METADATA_FACTORY';

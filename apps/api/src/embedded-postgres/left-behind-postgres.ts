@@ -1,6 +1,6 @@
 import { readFile, realpath, rm } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { StartupError } from '../common/errors/startup-error';
+import { StartupError } from '../config/startup-error';
 import { processInfo, processState, waitUntilGone } from './local-processes';
 import { WATCHDOG_NAME } from './postgres-watchdog';
 

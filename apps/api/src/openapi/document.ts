@@ -13,10 +13,10 @@ import {
   CACHE_CONTROL_EXTENSION,
   NO_STORE,
   PRIVATE_REVALIDATED,
-} from '../../common/http/cache-control';
-import { examplePath } from '../../common/openapi/examples';
-import { INSTANCE_PLACEHOLDER, PROBLEM_CONTENT_TYPE } from '../../common/openapi/problems';
-import { isUnlimitedRoute } from '../../common/throttling/rate-limit-budget';
+} from '../common/http/cache-control';
+import { examplePath } from './example-ids';
+import { INSTANCE_PLACEHOLDER, PROBLEM_CONTENT_TYPE } from './problems';
+import { isUnlimitedRoute } from '../common/throttling/rate-limit-budget';
 import { applySchemaHints, modelsReferencedByHints } from './schema-hints';
 
 export const DOCS_PATH = 'docs';

@@ -4,7 +4,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Client } from 'pg';
 import { isDatabaseUnavailable } from '../common/errors/database-unavailability';
-import { StartupError } from '../common/errors/startup-error';
+import { StartupError } from '../config/startup-error';
 
 // Prisma's own advisory-lock key: holding it also excludes a concurrent `prisma migrate deploy`.
 const MIGRATION_LOCK_KEY = 72707369;

@@ -4,7 +4,7 @@ import { arch, platform, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { Client } from 'pg';
-import { StartupError } from '../common/errors/startup-error';
+import { StartupError } from '../config/startup-error';
 import { listenError } from '../common/net/listen-probe';
 import { clearLeftBehindServer } from './left-behind-postgres';
 import { startWatched, type WatchedProcess } from './postgres-watchdog';

@@ -1,6 +1,9 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { type DatabaseConfig } from '../config/app-config';
-import { startEmbeddedPostgres, type RunningEmbeddedPostgres } from './embedded-postgres';
+import {
+  startEmbeddedPostgres,
+  type RunningEmbeddedPostgres,
+} from '../embedded-postgres/embedded-postgres';
 import { applyPendingMigrations } from './migrations-runner';
 
 /**
