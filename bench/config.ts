@@ -7,17 +7,21 @@ import { parseArgs } from 'node:util';
  * projects rendered as pages, opened through share links, and a 200 KB image's bytes with ten
  * 10 MiB uploads at once; set beside the yardstick's tree), `move`, `move-many` and `duplicate`
  * (contents moved between two columns of one project, or of one project per connection, a
- * block copied; set beside the yardstick's resize and create), `fairness` (one
- * account's large reads against another's small ones), `project-copy` (a project of about
- * 20 000 nodes copied), and the history and live changes of issue 20: `history-bytes` (what one
- * revision stores), `history-reads` (past states and restores beside the current read),
- * `events-latency` (commit to event with 100 open streams) and `events-rss` (one instance
- * holding 1 000 streams); these six the service's alone. `history` and `events` name their two.
- * Then issue 50's: the reads by an editor who does not own the projects (`tree-editor`,
- * `columns-editor`, `content-editor`, beside the yardstick's reads), and, the service's alone,
- * `presence-latency` (a `PUT …/presence` to its event on 100 streams over 10 projects) and
- * `member-removal` (a removal to the end of the member's streams); `team` names them with the
- * owner's reads they are judged against.
+ * block copied; set beside the yardstick's resize and create), `batch` (issue 49: 10 content
+ * updates in one batch against 10 single updates), `import` (issue 49: the seed's project
+ * posted whole to `POST /projects`, set beside the yardstick's tree, then a tree of about
+ * 20 000 nodes posted whole), `fairness` (one account's large reads against another's small
+ * ones), `project-copy` (a project of about 20 000 nodes copied), and the history and live
+ * changes of issue 20: `history-bytes` (what one revision stores), `history-reads` (past states
+ * and restores beside the current read), `events-latency` (commit to event with 100 open
+ * streams) and `events-rss` (one instance holding 1 000 streams); `batch` and the six from
+ * `fairness` on are the service's alone (ALONE). `history` and `events` name their two. The
+ * order is the run's: `batch` runs before `import`, whose 1 MiB trees leave the service's RSS
+ * higher for the load scenarios after them. Then issue 50's: the reads by an editor who does
+ * not own the projects (`tree-editor`, `columns-editor`, `content-editor`, beside the
+ * yardstick's reads), and, the service's alone, `presence-latency` (a `PUT …/presence` to its
+ * event on 100 streams over 10 projects) and `member-removal` (a removal to the end of the
+ * member's streams); `team` names them with the owner's reads they are judged against.
  */
 export const SCENARIOS = [
   'tree',
@@ -34,6 +38,8 @@ export const SCENARIOS = [
   'move',
   'move-many',
   'duplicate',
+  'batch',
+  'import',
   'fairness',
   'project-copy',
   'history-bytes',
@@ -49,6 +55,7 @@ export const SCENARIOS = [
 export type ScenarioName = (typeof SCENARIOS)[number];
 /** The scenarios of the service alone, with no yardstick run beside them. */
 const ALONE = [
+  'batch',
   'fairness',
   'project-copy',
   'history-bytes',
@@ -100,9 +107,15 @@ export const isPaired = (scenario: ScenarioName): scenario is PairedScenario =>
  * The service's own writes, which the yardstick cannot do, and the yardstick's scenario each is
  * set beside: a move (one statement behind the lock) beside a resize (the same), moves spread
  * over one project per connection (no lock waits for another) beside it too, a copy of a block
- * of 31 nodes beside a create of one.
+ * of 31 nodes beside a create of one, an import of a whole project beside its whole read (an
+ * import writes what a read reads).
  */
-export const EDITS = { move: 'resize', 'move-many': 'resize', duplicate: 'create' } as const;
+export const EDITS = {
+  move: 'resize',
+  'move-many': 'resize',
+  duplicate: 'create',
+  import: 'tree',
+} as const;
 export type EditScenario = keyof typeof EDITS;
 export const isEdit = (scenario: ScenarioName): scenario is EditScenario => scenario in EDITS;
 
@@ -155,11 +168,15 @@ account's small reads at 100 req/s alone, then while one account reads its ~8 Mi
 connections. So does project-copy: a project of about 20 000 nodes copied five times, one after
 another, timed, with the service's peak RSS. move, move-many (moves spread over one project per
 connection) and duplicate run the service's own driver, set beside the yardstick's resize and
-create. history-bytes, history-reads, events-latency and
-events-rss measure the service's history and live changes alone (bench/history.ts, events.ts);
-tree-editor, columns-editor and content-editor are the reads of the read projects by an editor
-who does not own them, beside the yardstick's reads; presence-latency and member-removal the
-presence and the end of a removed member's streams (bench/team.ts).
+create; so does import (the seed's 90-content project posted whole to POST /projects, spread
+over one fresh account per connection), set beside the yardstick's tree, then a tree of 19 711
+nodes posted whole five times, timed; what it made is deleted. batch runs against the service
+only: 10 content updates in one POST /projects/<p>/batch against single PUTs of a content,
+over one project per connection, the two in turn. history-bytes, history-reads, events-latency
+and events-rss measure the service's history and live changes alone (bench/history.ts,
+events.ts); tree-editor, columns-editor and content-editor are the reads of the read projects by
+an editor who does not own them, beside the yardstick's reads; presence-latency and
+member-removal the presence and the end of a removed member's streams (bench/team.ts).
 Environment: DATABASE_URL=postgresql://superuser@host:port/db runs on that server (two fresh
 databases are created on it and dropped afterwards); without it, on an embedded PostgreSQL in a
 temp folder. The user must be allowed to CREATE DATABASE (and CHECKPOINT, for the yardstick's seed).`;

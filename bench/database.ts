@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { startEmbeddedPostgres } from '../apps/api/src/database/embedded-postgres';
+import { startEmbeddedPostgres } from '../apps/api/src/embedded-postgres/embedded-postgres';
 import { freePort } from '../test/support/free-port';
 import { onCleanup, onExitKill } from './cleanup';
 import { commandName, parentPid } from './proc-stats';

@@ -144,7 +144,7 @@ export function measureMoves(
     // Only after a timeout (an answer that never came): take the next one anyway.
     return contents[next++ % contents.length];
   };
-  return measure(server, settings, dbpid, scenario, 200, targets.token, {
+  return measureRequests(server, settings, dbpid, scenario, 200, targets.token, {
     next: (context) => {
       const own = free();
       own.busy = true;
@@ -176,7 +176,7 @@ export function measureCopies(
   dbpid: number | undefined,
 ): Promise<LoadLine> {
   let n = 0;
-  return measure(server, settings, dbpid, 'duplicate', 201, targets.token, {
+  return measureRequests(server, settings, dbpid, 'duplicate', 201, targets.token, {
     next: () => ({
       method: 'POST',
       path: `${targets.blocks[n++ % targets.blocks.length]}/duplicate`,
@@ -186,17 +186,24 @@ export function measureCopies(
 }
 
 /** What a scenario sends: the next request, given the connection's context for this request. */
-interface Requests {
-  next(context: autocannon.Context): { method: 'POST'; path: string; body: object };
+export interface Requests {
+  next(context: autocannon.Context): {
+    method: 'POST' | 'PUT';
+    path: string;
+    /** Sent as it is when a string, as JSON otherwise. */
+    body: object | string;
+    /** Besides the default token's (a request of another account names its own). */
+    headers?: Record<string, string>;
+  };
   /** Told each answer, with the context its request was made in. */
   answered?(status: number, context: autocannon.Context): void;
 }
 
 /**
  * A measured run (no warm-up: the caller warms up on targets of its own) of the requests
- * `requests` makes, each connection sending one after another.
+ * `requests` makes, each connection sending one after another; only `success` counts as success.
  */
-async function measure(
+export async function measureRequests(
   server: ServerProcess,
   settings: LoadSettings,
   dbpid: number | undefined,
@@ -218,7 +225,13 @@ async function measure(
       {
         setupRequest: (request, context) => {
           const next = requests.next(context);
-          return { ...request, ...next, body: JSON.stringify(next.body) };
+          return {
+            ...request,
+            method: next.method,
+            path: next.path,
+            headers: next.headers ? { ...request.headers, ...next.headers } : request.headers,
+            body: typeof next.body === 'string' ? next.body : JSON.stringify(next.body),
+          };
         },
         onResponse: (status, _body, context) => requests.answered?.(status, context),
       },

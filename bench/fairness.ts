@@ -96,7 +96,8 @@ export async function measureFairness(ctx: BenchContext): Promise<FairnessResult
   };
 }
 
-async function newAccount(url: string, prefix: string): Promise<string> {
+/** A fresh account signed up through the API, and a token of it. */
+export async function newAccount(url: string, prefix: string): Promise<string> {
   const username = `bench-${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const password = 'correct horse battery staple';
   await expectCall(201, url, 'POST', '/accounts', { body: { username, password } });

@@ -22,6 +22,14 @@ import {
   prepareMoves,
   prepareMovesMany,
 } from './edits';
+import {
+  deleteImported,
+  type ImportExtras,
+  type ImportTargets,
+  measureImports,
+  measureWholeTree,
+  prepareImports,
+} from './imports';
 import { type Servers } from './servers';
 import { type Targets, writeTargets } from './targets';
 import { createWriteProject } from './write-project';
@@ -41,6 +49,8 @@ export interface ScenarioResult {
   yardstick?: Side;
   /** assets: how far ten 10 MiB uploads at once raised the service's peak RSS, MiB. */
   uploadRssRiseMiB?: number;
+  /** import: how its load was spread, what it made, and the tree of about 20 000 nodes. */
+  imports?: ImportExtras;
 }
 
 export interface BenchContext {
@@ -163,10 +173,13 @@ const SIDES = ['service', 'yardstick'] as const;
 const COPY_PROJECTS = 6;
 
 /**
- * `move`, `move-many` and `duplicate`: the service runs the bench's own driver (edits.ts), the yardstick
- * load.mjs's scenario that each is set beside (EDITS), slice by slice in turn as the paired
- * scenarios are. The service's targets (fresh write projects) are all made before the first
- * slice; each side warms up once, on targets of its own.
+ * `move`, `move-many`, `duplicate` and `import`: the service runs the bench's own driver
+ * (edits.ts, imports.ts), the yardstick load.mjs's scenario that each is set beside (EDITS),
+ * slice by slice in turn as the paired scenarios are. The service's targets (fresh write
+ * projects) are all made before the first slice; each side warms up once, on targets of its own.
+ * The imports share their accounts (one per connection) over all their runs; after the last
+ * slice, a tree of about 20 000 nodes is posted whole, timed, and every project they made is
+ * deleted.
  */
 async function measureEdit(ctx: BenchContext, scenario: EditScenario): Promise<ScenarioResult> {
   const { duration, warmup, connections } = ctx.settings;
@@ -174,8 +187,17 @@ async function measureEdit(ctx: BenchContext, scenario: EditScenario): Promise<S
   const slices = slicesOf(scenario, duration);
   const { token } = ctx.serviceTargets;
   const settings = (seconds: number) => ({ duration: seconds, warmup: 0, connections });
+  const imports =
+    scenario === 'import'
+      ? await prepareImports(service.url, token, ctx.serviceTargets.projects[0], connections)
+      : undefined;
+  const made = imports?.tokens.map(() => 0) ?? [];
   /** Targets of their own for one run, and that run on them. */
   const prepare = async (): Promise<(seconds: number) => Promise<LoadLine>> => {
+    if (scenario === 'import') {
+      const targets = imports as ImportTargets;
+      return (seconds) => measureImports(service, targets, made, settings(seconds), ctx.dbpid);
+    }
     if (scenario === 'duplicate') {
       const copies = await prepareCopies(service.url, token, COPY_PROJECTS);
       return (seconds) => measureCopies(service, copies, settings(seconds), ctx.dbpid);
@@ -184,7 +206,11 @@ async function measureEdit(ctx: BenchContext, scenario: EditScenario): Promise<S
     const moves = await spread(service.url, token, connections);
     return (seconds) => measureMoves(service, scenario, moves, settings(seconds), ctx.dbpid);
   };
-  ctx.log(`${scenario}: preparing ${slices.length + (warmup > 0 ? 1 : 0)} sets of targets`);
+  ctx.log(
+    imports
+      ? `${scenario}: ${imports.tokens.length} accounts, the seed's project (${imports.contents} contents)`
+      : `${scenario}: preparing ${slices.length + (warmup > 0 ? 1 : 0)} sets of targets`,
+  );
   const warmupRun = warmup > 0 ? await prepare() : undefined;
   const sliceRuns = [];
   for (let i = 0; i < slices.length; i++) sliceRuns.push(await prepare());
@@ -226,7 +252,24 @@ async function measureEdit(ctx: BenchContext, scenario: EditScenario): Promise<S
   ctx.log(
     `  ${serviceSide.rps} vs ${yardstick.rps} req/s (${reference}), p99 ${serviceSide.p99} vs ${yardstick.p99} ms`,
   );
-  return { scenario, service: serviceSide, yardstick };
+  if (!imports) return { scenario, service: serviceSide, yardstick };
+  const wholeTree = await measureWholeTree(service, imports.tokens[0], ctx.dbpid, ctx.log);
+  const total = made.reduce((sum, n) => sum + n, 0);
+  ctx.log(`  deleting the ${total + wholeTree.statuses.length} projects the imports made`);
+  const deleted = await deleteImported(service.url, imports.tokens);
+  return {
+    scenario,
+    service: serviceSide,
+    yardstick,
+    imports: {
+      accounts: imports.tokens.length,
+      bodyBytes: Buffer.byteLength(imports.body),
+      contents: imports.contents,
+      made: total,
+      deleted,
+      wholeTree,
+    },
+  };
 }
 
 /**

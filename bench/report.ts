@@ -1,5 +1,6 @@
 import { loadavg } from 'node:os';
 import { PROJECT_TREE_MAX_BYTES } from '../libs/contracts/src/limits';
+import { BATCH_OPERATIONS, type BatchResult } from './batch';
 import { type Environment } from './environment';
 import {
   FAIRNESS_GREEDY_CONNECTIONS,
@@ -8,6 +9,7 @@ import {
   type VictimRun,
 } from './fairness';
 import { renderEvents, renderHistory } from './history-report';
+import { IMPORTS_TIMED } from './imports';
 import { type ScenarioResult, type Side } from './measure';
 import { type PlanCheck } from './plans';
 import { COPIED_SHAPE, type ProjectCopyResult } from './project-copy';
@@ -97,8 +99,8 @@ export function renderReport(results: RunResults, changes: string | undefined): 
       'database of the same PostgreSQL. Both are seeded with the yardstick’s `seed.mjs` (the ' +
       'service through its API) and driven with the yardstick’s `load.mjs`, scenario by scenario, ' +
       'the service first and then the yardstick. Ratios are service ÷ yardstick. `fairness`, ' +
-      '`project-copy` and the history and live-change scenarios run against the service alone ' +
-      '(the yardstick has no accounts, history or streams).',
+      '`batch`, `project-copy` and the history and live-change scenarios run against the ' +
+      'service alone (the yardstick has no accounts, batches, history or streams).',
     '',
     ...renderTargets(results),
     '',
@@ -136,11 +138,22 @@ export function renderReport(results: RunResults, changes: string | undefined): 
             'one small project per connection, one content each, so that no move waits for ' +
             'another’s lock (no target: reported beside the resize); ' +
             'in `duplicate`, each request copies a block of the seed’s shape (31 nodes) right ' +
-            'after itself, the blocks of six fresh projects in turn.',
+            'after itself, the blocks of six fresh projects in turn. `import` posts the seed’s ' +
+            'read project whole (its `GET /projects/<id>` answer as `seed.mjs --api` made it, 90 ' +
+            'contents) to `POST /projects`, beside the yardstick’s `tree` (an import writes what ' +
+            'a read reads): creating a project takes its account’s row lock (an account holds ' +
+            'at most 10 000), so the imports are spread over one fresh account per connection, ' +
+            'each request taking the next account with no import in flight, as a team’s editors ' +
+            'import each their own; only 201 counts, its p99 is measured only, and every project ' +
+            'it made is deleted afterwards.',
         ]
       : ['No scenario against the yardstick ran (`--scenarios`).']),
     '',
     ...renderFairness(results.fairness),
+    '',
+    ...renderBatch(results.batch),
+    '',
+    ...renderImport(results.main.find((r) => r.scenario === 'import')),
     '',
     ...renderProjectCopy(results.projectCopy),
     '',
@@ -268,6 +281,87 @@ function renderFairness(fairness: FairnessResult | undefined): string[] {
         : '') +
       `; ${int(g.errors)} errors, ${int(g.timeouts)} timeouts; latency of its 200 answers ` +
       `p50 ${g.p50} ms, p99 ${g.p99} ms.`,
+  ];
+}
+
+function renderImport(result: ScenarioResult | undefined): string[] {
+  const extras = result?.imports;
+  if (!extras) return [];
+  const tree = extras.wholeTree;
+  const sorted = [...tree.seconds].sort((a, b) => a - b);
+  return [
+    '## Importing whole projects',
+    '',
+    `Under load (the \`import\` row above): the seed’s project, ${int(extras.contents)} ` +
+      `contents, ${f(extras.bodyBytes / 1024)} KiB as posted, spread over ${extras.accounts} ` +
+      `fresh accounts; ${int(extras.made)} projects made by its runs (warm-up included), ` +
+      `${int(extras.deleted)} deleted afterwards with the trees below. Then a tree of ` +
+      `${COPIED_SHAPE.blocks} blocks × ${COPIED_SHAPE.rows} rows × ${COPIED_SHAPE.columns} ` +
+      `columns × ${COPIED_SHAPE.contents} texts, the copy’s shape (${int(tree.nodes)} nodes), ` +
+      `posted whole to \`POST /projects\` ${IMPORTS_TIMED} times one after another, each timed ` +
+      `from request to answer; its body is built directly, with short texts, as the copy’s own ` +
+      `read (6 MiB) does not fit the contract’s 1 MiB body: ${f(tree.bytes / 1024)} KiB.`,
+    '',
+    table(
+      [
+        'Posts',
+        'Seconds each',
+        'Median s',
+        'Statuses',
+        'Peak RSS MiB (before)',
+        'CPU % server / db',
+      ],
+      [
+        [
+          String(tree.seconds.length),
+          tree.seconds.map((s) => f(s, 2)).join(', '),
+          f(sorted[Math.floor(sorted.length / 2)], 2),
+          tree.statuses.join(', '),
+          `${opt(tree.rssMB)} (${opt(tree.rssBeforeMB)})`,
+          `${opt(tree.cpuPct)} / ${opt(tree.dbCpuPct)}`,
+        ],
+      ],
+    ),
+  ];
+}
+
+function renderBatch(batch: BatchResult | undefined): string[] {
+  if (!batch) return [];
+  const row = (arm: string, side: Side, operations: number) => [
+    arm,
+    int(side.rps),
+    int(side.rps * operations),
+    `${side.p50} / ${side.p99}`,
+    opt(side.rssMB),
+    cpu(side),
+    failures(side),
+  ];
+  return [
+    '## Batches against single updates (the service only)',
+    '',
+    `${batch.projects} projects, one per connection, each a block, a row and one column of ` +
+      `${batch.contents} texts of ~300 characters. \`single\` sends \`PUT …/contents/<id>\`, ` +
+      `one content of the project at a time, in turn; \`batched\` sends \`POST ` +
+      `/projects/<p>/batch\` with ${BATCH_OPERATIONS} such \`PUT\`s, one per content of the ` +
+      'project. Each update gives its content the other of two texts than it holds, so that ' +
+      'every operation changes something. Each request takes the next project with no request ' +
+      'in flight, so that no request waits for another’s project lock (a project’s writes run ' +
+      'one after another by design), as editors each on their own proposal; both arms use the ' +
+      'same projects, in slices taken in turn (single first), each arm warmed up once. A batch ' +
+      `counts ${BATCH_OPERATIONS} operations; only 200 counts as success.`,
+    '',
+    table(
+      [
+        'Arm',
+        'Requests/s',
+        'Operations/s',
+        'p50 / p99 ms',
+        'Peak RSS MiB',
+        'CPU % server / db / driver',
+        'Non-2xx / errors',
+      ],
+      [row('single', batch.single, 1), row('batched', batch.batched, batch.contents)],
+    ),
   ];
 }
 

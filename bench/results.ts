@@ -1,3 +1,4 @@
+import { type BatchResult } from './batch';
 import { type BenchConfig, type ScenarioName } from './config';
 import { type Environment } from './environment';
 import { type EventsLatencyResult, type EventsRssResult } from './events';
@@ -31,6 +32,8 @@ export interface RunResults {
   main: ScenarioResult[];
   /** The `fairness` scenario (service only), when it ran. */
   fairness?: FairnessResult;
+  /** The `batch` scenario (service only), when it ran. */
+  batch?: BatchResult;
   /** The `project-copy` scenario (service only), when it ran. */
   projectCopy?: ProjectCopyResult;
   /** The history and live-change scenarios (service only), each when it ran. */
@@ -92,6 +95,8 @@ export const LABELS: Record<ScenarioName, string> = {
   move: 'move: a content to another column (vs yardstick resize)',
   'move-many': 'move-many: moves over one project per connection (vs yardstick resize)',
   duplicate: 'duplicate: a block of 31 nodes (vs yardstick create)',
+  import: 'import: the seed’s project of 90 contents posted whole (vs yardstick tree)',
+  batch: 'batch: 10 content updates in one batch against 10 single updates',
   fairness: 'fairness: another account’s small read beside 20 reads of 8 MiB',
   'project-copy': 'project-copy: a project of about 20 000 nodes copied',
   'history-bytes': 'history-bytes: what one revision stores',

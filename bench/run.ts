@@ -5,6 +5,7 @@
  * service, then the yardstick); then the SQL each request costs; then the reads again with the
  * data grown to each size. The `fairness` scenario measures the service alone (the yardstick has
  * no accounts): one account's small reads, alone and beside another's 8 MiB reads; so do
+ * batch (bench/batch.ts: 10 content updates in one batch against 10 single updates),
  * project-copy and the history and live-change scenarios (bench/history.ts, events.ts). Writes
  * bench/results/<date>.md (and the raw numbers as .json) and prints the report. Everything it
  * starts is stopped and removed at the end, on failure and on Ctrl-C.
@@ -13,10 +14,10 @@
  *   --duration <s>        measured seconds per scenario and server (default 10)
  *   --warmup <s>          discarded warm-up seconds before each measurement (default 3)
  *   --connections <n>     load driver connections (default 20)
- *   --scenarios <a,b,..>  tree,columns,content,create,resize,mixed,conditional,compressed,move,
- *                         move-many,duplicate,fairness,project-copy,history-bytes,history-reads,
- *                         events-latency,events-rss (default: all; `history` and `events` name
- *                         their two)
+ *   --scenarios <a,b,..>  tree,columns,content,create,resize,mixed,conditional,compressed,
+ *                         render,shared,assets,move,move-many,duplicate,batch,import,fairness,
+ *                         project-copy,history-bytes,history-reads,events-latency,events-rss
+ *                         (default: all; `history` and `events` name their two)
  *   --growth <n,n,..>     total contents for the growth runs (default 100000,1000000; "none")
  *   --yardstick <dir>     the yardstick's folder (default ../shared/yardstick)
  * DATABASE_URL (a superuser's) puts both databases on that server; without it, on an embedded
@@ -30,6 +31,7 @@ import { Client } from 'pg';
 import { format, resolveConfig } from 'prettier';
 import { cleanUp, installSignalHandlers, interrupted, onCleanup } from './cleanup';
 import { type BenchConfig, isPaired, loadBenchConfig, READS } from './config';
+import { type BatchResult, measureBatch } from './batch';
 import { type BenchDatabases, prepareDatabases, withClient } from './database';
 import { describeEnvironment } from './environment';
 import {
@@ -149,6 +151,7 @@ async function main() {
 
   const mainRuns: ScenarioResult[] = [];
   let fairness: FairnessResult | undefined;
+  let batch: BatchResult | undefined;
   let projectCopy: ProjectCopyResult | undefined;
   let historyBytes: HistoryBytesResult | undefined;
   let historyReads: HistoryReadsResult | undefined;
@@ -158,7 +161,16 @@ async function main() {
   let memberRemoval: MemberRemovalResult | undefined;
   for (const scenario of config.scenarios) {
     if (scenario === 'fairness') fairness = await measureFairness(ctx);
-    else if (scenario === 'presence-latency') {
+    else if (scenario === 'batch') {
+      log('batch: 10 content updates in one batch against 10 single updates');
+      batch = await measureBatch(
+        ctx.servers.service,
+        serviceTargets.token,
+        ctx.settings,
+        ctx.dbpid,
+        log,
+      );
+    } else if (scenario === 'presence-latency') {
       log('presence-latency: 10 projects × 10 members’ streams, 20 presences a second');
       presenceLatency = await measurePresenceLatency(
         ctx.servers.service,
@@ -242,6 +254,7 @@ async function main() {
     seed,
     main: mainRuns,
     fairness,
+    batch,
     projectCopy,
     historyBytes,
     historyReads,

@@ -1,10 +1,11 @@
 /**
- * `npm run bench:floor`: what the fixed stack alone reaches on create, beside the yardstick.
- * The floor (bench/stack-floor/app.ts: NestJS, Passport's bearer strategy, a global
- * ValidationPipe) sends the yardstick's own statements to the yardstick's database; both are
- * driven by the yardstick's load.mjs, `--scenarios create`, in turns, the order alternating
- * round by round. The service's own create is measured by `npm run bench`; this run tells how
- * much of the yardstick's rate the stack leaves before the contract's work begins.
+ * `npm run bench:floor`: what the fixed stack alone reaches on create, beside the yardstick and
+ * the service. The floor (bench/stack-floor/app.ts: NestJS, Passport's bearer strategy, a global
+ * ValidationPipe) sends the yardstick's own statements to the yardstick's database; the service
+ * (its build, `npm run build` first) has a database of its own, seeded through its API as the
+ * bench seeds it. The three are driven by the yardstick's load.mjs, `--scenarios create`, in
+ * turns, the order rotating round by round: the service ÷ the floor says what the contract's
+ * own work on a create costs beside what the stack alone costs, in the same run.
  *
  * Options: --rounds <n> (default 3), --duration <s> (8), --warmup <s> (2), --connections <n>
  * (20), --yardstick <dir> (../shared/yardstick). DATABASE_URL (a superuser's) as for the bench;
@@ -18,9 +19,24 @@ import { cleanUp, installSignalHandlers, onCleanup } from './cleanup';
 import { numberOption, yardstickDirOf } from './config';
 import { prepareDatabases } from './database';
 import { type ServerProcess, startServer } from './processes';
-import { localServerEnv, serviceMallocEnv, serviceNodeFlags, startYardstick } from './servers';
+import {
+  localServerEnv,
+  serviceMallocEnv,
+  serviceNodeFlags,
+  snapshotBuild,
+  startService,
+  startYardstick,
+} from './servers';
 import { freePort } from '../test/support/free-port';
-import { installYardstick, type LoadLine, runLoad, seedYardstick } from './yardstick';
+import { readTargets, writeTargets } from './targets';
+import { createWriteProject } from './write-project';
+import {
+  installYardstick,
+  type LoadLine,
+  runLoad,
+  seedThroughApi,
+  seedYardstick,
+} from './yardstick';
 
 const ROOT = resolve(__dirname, '..');
 
@@ -74,20 +90,38 @@ async function main() {
   const databases = await prepareDatabases(process.env.DATABASE_URL, tempDir, log);
   const targets = join(tempDir, 'targets.json');
   await seedYardstick(copy, databases.yardstickUrl, targets);
+  const { entry } = await snapshotBuild(tempDir);
+  const service = await startService(entry, databases.serviceUrl, tempDir);
+  const serviceTargets = join(tempDir, 'service-targets.json');
+  log('seeding the service through its API');
+  await seedThroughApi(copy, service.url, serviceTargets);
+  const seeded = await readTargets(serviceTargets);
+  // The service caps a column's contents and a project's size, the yardstick does not: each of
+  // the service's runs creates into a write project of its own, of the seed's shape.
+  const freshServiceTargets = async (round: number) => {
+    const file = join(tempDir, `service-targets-${round}.json`);
+    const write = await createWriteProject(service.url, seeded.token);
+    await writeTargets(file, { ...seeded, write });
+    return file;
+  };
   const servers = {
     floor: await startFloor(databases.yardstickUrl),
     yardstick: await startYardstick(copy.dir, databases.yardstickUrl),
+    service,
   };
+  const names = ['floor', 'yardstick', 'service'] as const;
+  type Name = (typeof names)[number];
   const rows: string[] = [];
+  const ratios: number[] = [];
   for (let round = 1; round <= o.rounds; round++) {
-    const order =
-      round % 2 === 1 ? (['floor', 'yardstick'] as const) : (['yardstick', 'floor'] as const);
-    const lines = {} as Record<'floor' | 'yardstick', LoadLine>;
+    // Each server first, second and third in turn, so that none always meets the warmest machine.
+    const order = names.map((_, i) => names[(i + round - 1) % names.length]);
+    const lines = {} as Record<Name, LoadLine>;
     for (const name of order) {
       const server = servers[name];
       lines[name] = await runLoad(copy, {
         url: server.url,
-        targetsFile: targets,
+        targetsFile: name === 'service' ? await freshServiceTargets(round) : targets,
         scenario: 'create',
         duration: o.duration,
         warmup: o.warmup,
@@ -101,20 +135,26 @@ async function main() {
         throw new Error(`${name}: ${line.non2xx} non-2xx and ${line.errors} errors`);
       }
     }
-    const { floor, yardstick } = lines;
+    const { floor, yardstick, service: own } = lines;
+    ratios.push(own.rps / floor.rps);
     rows.push(
-      `| ${round} | ${Math.round(floor.rps)} | ${Math.round(yardstick.rps)} | ` +
-        `${(floor.rps / yardstick.rps).toFixed(2)}× | ${cpuMsPerRequest(floor)} | ` +
-        `${cpuMsPerRequest(yardstick)} | ${floor.p99} / ${yardstick.p99} |`,
+      `| ${round} | ${Math.round(own.rps)} | ${Math.round(floor.rps)} | ${Math.round(yardstick.rps)} | ` +
+        `${(own.rps / floor.rps).toFixed(2)}× | ${(floor.rps / yardstick.rps).toFixed(2)}× | ` +
+        `${cpuMsPerRequest(own)} / ${cpuMsPerRequest(floor)} / ${cpuMsPerRequest(yardstick)} | ` +
+        `${own.p99} / ${floor.p99} / ${yardstick.p99} |`,
     );
   }
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
   console.log(
     [
       `create, ${o.connections} connections, ${o.warmup} s + ${o.duration} s a run, ${databases.version}`,
       '',
-      '| Round | Floor req/s | Yardstick req/s | Floor ÷ yardstick | Floor CPU ms/req | Yardstick CPU ms/req | p99 ms (floor / yardstick) |',
-      '| ----- | ----------- | --------------- | ----------------- | ---------------- | -------------------- | -------------------------- |',
+      '| Round | Service req/s | Floor req/s | Yardstick req/s | Service ÷ floor | Floor ÷ yardstick | CPU ms/req (service / floor / yardstick) | p99 ms (service / floor / yardstick) |',
+      '| ----- | ------------- | ----------- | --------------- | --------------- | ----------------- | ---------------------------------------- | ------------------------------------ |',
       ...rows,
+      '',
+      `Service ÷ floor over ${ratios.length} rounds: ${sorted[0].toFixed(2)}–${sorted[sorted.length - 1].toFixed(2)}×, median ${median.toFixed(2)}× (target ≥ 0.9×).`,
     ].join('\n'),
   );
 }

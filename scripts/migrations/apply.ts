@@ -1,7 +1,7 @@
 // `npm run db:migrate`: applies pending migrations to DATABASE_URL, or to the embedded
 // PostgreSQL when it is not set (the service also does this itself at start).
 import { existsSync } from 'node:fs';
-import { DatabaseServer } from '../../apps/api/src/database/database-server';
+import { DatabaseServer } from '../../apps/api/src/database-server/database-server';
 import { loadConfig } from '../../apps/api/src/config/load-config';
 
 async function main() {

@@ -27,7 +27,7 @@ import {
 } from '@prisma/driver-adapter-utils';
 import type { MigrationDirectory, MigrationList } from '@prisma/schema-engine-wasm';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../../apps/api/src/database/embedded-postgres';
+import { startEmbeddedPostgres } from '../../apps/api/src/embedded-postgres/embedded-postgres';
 
 // These mirror prisma.config.ts. Loading that file would mean loading `prisma/config`, which
 // costs about a second per run.

@@ -18,12 +18,12 @@ const SNAPSHOT = join(ROOT, 'openapi.json');
 
 type AppModuleExports = typeof import('../../apps/api/src/app.module');
 type ConfigExports = typeof import('../../apps/api/src/config/load-config');
-type DocumentExports = typeof import('../../apps/api/src/bootstrap/openapi/document');
+type DocumentExports = typeof import('../../apps/api/src/openapi/document');
 type NestCoreExports = typeof import('@nestjs/core');
 type FastifyExports = typeof import('@nestjs/platform-fastify');
 
 async function main() {
-  const documentModule = join(DIST, 'bootstrap/openapi/document.js');
+  const documentModule = join(DIST, 'openapi/document.js');
   if (!existsSync(documentModule)) {
     throw new Error(`${relative(ROOT, documentModule)} is missing: run \`npm run build\` first`);
   }

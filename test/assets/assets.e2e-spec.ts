@@ -347,6 +347,43 @@ describe('assets named by contents and styles', () => {
     expect(page.text).toContain(`background-image:url("${mine.url}")`);
   });
 
+  it('checks the assets a batch and a whole tree name, as each write alone', async () => {
+    const { body: mine } = await upload(await image('png', 14, 12, 13), 'image/png');
+    const other = await api.newAccount('assets-batch');
+    const { body: theirs } = await upload(await image('png', 15, 12, 14), 'image/png', other.token);
+    const paths = await createLayout(api, token);
+    const imageContent = (url: string) => ({ type: 'image', data: { url } });
+
+    const batch = await api.post(
+      `${paths.project}/batch`,
+      {
+        operations: [
+          { method: 'POST', path: paths.contents, body: imageContent(mine.url) },
+          { method: 'POST', path: paths.contents, body: imageContent(theirs.url) },
+        ],
+      },
+      { token },
+    );
+    expect([batch.status, batch.body.operationIndex, batch.body.errors]).toEqual([
+      400,
+      1,
+      [{ pointer: '/data/url', detail: expect.stringMatching(/asset/) }],
+    ]);
+    expect((await api.get(paths.contents, { token })).body).toEqual([]);
+
+    const tree = (url: string) => ({
+      title: 'With images',
+      blocks: [
+        { description: '', rows: [{ columns: [{ size: 12, contents: [imageContent(url)] }] }] },
+      ],
+    });
+    const refused = await api.post('/projects', tree(theirs.url), { token });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].pointer).toBe('/blocks/0/rows/0/columns/0/contents/0/data/url');
+    const made = await api.post('/projects', tree(mine.url), { token });
+    expect(made.status).toBe(201);
+  });
+
   it('refuses to delete an asset while anything names it, and says where', async () => {
     const { body: asset } = await upload(await image('png', 14, 12, 21), 'image/png');
     const paths = await createLayout(api, token);

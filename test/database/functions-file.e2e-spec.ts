@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
-import { applyPendingMigrations } from '../../apps/api/src/database/migrations-runner';
+import { applyPendingMigrations } from '../../apps/api/src/database-server/migrations-runner';
 import { FUNCTIONS_FILE, renderFunctionsFile } from '../../scripts/sql/database-functions';
 import { createFreshDatabase } from '../resilience/support/databases';
 

@@ -5,7 +5,7 @@ import { Client } from 'pg';
 import {
   applyPendingMigrations,
   findMigrationsDir,
-} from '../../apps/api/src/database/migrations-runner';
+} from '../../apps/api/src/database-server/migrations-runner';
 import { projectJson } from '../../apps/api/src/layout/repositories/sql/documents.sql';
 import { createFreshDatabase } from '../resilience/support/databases';
 

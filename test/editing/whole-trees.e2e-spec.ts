@@ -242,6 +242,35 @@ describe('whole trees in one request', () => {
     expect(await projectCount()).toBe(before);
   });
 
+  it('holds a row of the tree to its width, not to a count, and takes read members anywhere', async () => {
+    const narrow = { size: 1, contents: [{ type: 'empty', _id: 'x', createdAt: 'then' }] };
+    const answer = await api.post(
+      '/projects',
+      {
+        title: 'Narrow',
+        blocks: [{ description: '', rows: [{ columns: Array(13).fill(narrow) }] }],
+      },
+      { token },
+    );
+    expect([
+      answer.status,
+      answer.body.type,
+      answer.body.availableSize,
+      answer.body.pointer,
+    ]).toEqual([409, '/problems/row-width-exceeded', 0, '/blocks/0/rows/0/columns/12/size']);
+    const read = {
+      title: 'Read members',
+      blocks: [
+        {
+          description: '',
+          revision: 3,
+          rows: [{ updatedAt: 'now', revision: 2, columns: [narrow] }],
+        },
+      ],
+    };
+    expect((await api.post('/projects', read, { token })).status).toBe(201);
+  });
+
   it(`makes at most ${DUPLICATE_NODES_MAX} nodes in one create`, async () => {
     const before = await projectCount();
     const column = { size: 1, contents: Array.from({ length: 834 }, () => ({ type: 'empty' })) };

@@ -4,7 +4,7 @@ import {
   type Access,
   accessOf,
   OPERATION_POLICY,
-} from '../../apps/api/src/members/policy/operation-policy';
+} from '../../apps/api/src/common/policy/operation-policy';
 import { image } from '../assets/images';
 import { Api, createLayout, type Response, startTestApp } from '../support/test-app';
 
@@ -19,7 +19,7 @@ const CONDITIONAL = /\/(move|duplicate|restore|batch)$/;
 /**
  * The policy, walked: every operation of the served OpenAPI document, called by an owner, an
  * editor, a viewer, an account that is no member and without a token, answers as the least
- * role the policy gives it says (members/policy/operation-policy.ts), and says that role in the
+ * role the policy gives it says (common/policy/operation-policy.ts), and says that role in the
  * document. An operation the policy does not name fails here (and the service does not start).
  */
 describe('the policy of every operation', () => {

@@ -4,7 +4,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { arch, platform, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { processState, waitUntilGone } from '../../apps/api/src/database/local-processes';
+import { processState, waitUntilGone } from '../../apps/api/src/embedded-postgres/local-processes';
 import { freePort } from '../support/free-port';
 import { type OwnPostgres, query, startOwnPostgres, testDatabaseUrl } from './support/databases';
 import { JsonClient } from './support/http';

@@ -6,8 +6,8 @@ import { Client } from 'pg';
 import {
   startEmbeddedPostgres,
   type RunningEmbeddedPostgres,
-} from '../../apps/api/src/database/embedded-postgres';
-import { applyPendingMigrations } from '../../apps/api/src/database/migrations-runner';
+} from '../../apps/api/src/embedded-postgres/embedded-postgres';
+import { applyPendingMigrations } from '../../apps/api/src/database-server/migrations-runner';
 import { freePort } from '../support/free-port';
 
 /**

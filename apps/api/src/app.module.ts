@@ -10,6 +10,7 @@ import { RateLimitModule } from './common/throttling/rate-limit.module';
 import { type AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { PrismaModule } from './prisma/prisma.module';
 import { HealthModule } from './health/health.module';
 import { LayoutModule } from './layout/layout.module';
 import { MembersModule } from './members/members.module';
@@ -34,6 +35,7 @@ export class AppModule {
         MetricsModule.forRoot(config),
         TracingModule.forRoot(tracing),
         DatabaseModule,
+        PrismaModule,
         RedisModule,
         CountersModule,
         RateLimitModule,

@@ -6,7 +6,7 @@ import { shutDown } from './bootstrap/graceful-shutdown';
 import { type HttpConfig, type TracingConfig } from './config/app-config';
 import { isDatabaseUnavailable } from './common/errors/database-unavailability';
 import { applyHeapGrowth } from './config/apply-heap-growth';
-import { StartupError } from './common/errors/startup-error';
+import { StartupError } from './config/startup-error';
 import { loadConfig } from './config/load-config';
 import { METRICS_LISTEN_SETTINGS, MetricsServer } from './metrics/metrics-server';
 import { type Tracing } from './tracing/tracing';

@@ -7,7 +7,7 @@ import { Client, type QueryResultRow } from 'pg';
 import {
   startEmbeddedPostgres,
   type RunningEmbeddedPostgres,
-} from '../../../apps/api/src/database/embedded-postgres';
+} from '../../../apps/api/src/embedded-postgres/embedded-postgres';
 import { freePort } from '../../support/free-port';
 
 /** The run's migrated test database (created by test/setup/global-setup.ts). */

@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { type NoticeArrival, NoticeArrivals } from '../database/notice-arrivals';
-import { DatabaseNotifications, type Unsubscribe } from '../database/notifications';
 import { NoticedEntries } from '../common/cache/noticed-entries';
+import { type NoticeArrival, NoticeArrivals } from '../notifications/notice-arrivals';
+import { DatabaseNotifications, type Unsubscribe } from '../notifications/notifications';
 import { type SignedInAccount } from './signed-in-account';
 import {
   readRevocation,
@@ -10,7 +10,7 @@ import {
   type Revoked,
   TOKEN_REVOCATIONS_CHANNEL,
   TOKEN_REVOCATIONS_HEARD_CHANNEL,
-} from '../common/auth/token-revocations';
+} from './token-revocations';
 
 // Spares a database round trip on nearly every request of a busy editor. A revocation reaches
 // every instance's entries at once (below), so this only bounds how long a token that expires

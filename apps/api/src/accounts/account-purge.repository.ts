@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '../database/prisma.service';
+import { PrismaService } from '../prisma/prisma.service';
 
 /**
  * The statements of the purge of deleted accounts (see AccountPurge). Each is a transaction of

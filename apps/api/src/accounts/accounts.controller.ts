@@ -27,14 +27,14 @@ import {
   ApiTaggedRead,
   BODY_PROBLEMS,
   COMMON_PROBLEMS,
-} from '../common/openapi/decorators';
+} from '../openapi/decorators';
 import {
   ACCOUNT_EXAMPLE,
   CHANGE_PASSWORD_EXAMPLE,
   CREDENTIALS_EXAMPLE,
   ME_EXAMPLE,
   TOKEN_EXAMPLE,
-} from '../common/openapi/examples';
+} from './accounts.examples';
 import { CurrentAccount } from '../common/decorators/current-account.decorator';
 import { Public } from '../common/decorators/public.decorator';
 import { NoStore } from '../common/http/cache-control';

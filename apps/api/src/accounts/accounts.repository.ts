@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma } from '../generated/prisma/client';
-import { PrismaService } from '../database/prisma.service';
-import { UsernameTakenError } from '../common/errors';
-import { NOTIFICATION_SESSION_NAME } from '../database/notification-connection';
-import { type RevocationNotice } from '../common/auth/token-revocations';
+import { PrismaService } from '../prisma/prisma.service';
+import { UsernameTakenError } from './errors';
+import { NOTIFICATION_SESSION_NAME } from '../notifications/notification-connection';
+import { type RevocationNotice } from './token-revocations';
 
 export interface AccountRecord {
   id: string;

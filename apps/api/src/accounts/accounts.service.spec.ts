@@ -1,17 +1,19 @@
 import { loadConfig } from '../config/load-config';
 import { createHash } from 'node:crypto';
 import { jest } from '@jest/globals';
+import { AuthenticationRequiredError, RequestValidationError } from '../common/errors';
 import {
-  AuthenticationRequiredError,
   InvalidCredentialsError,
   RecentSignInRequiredError,
-  RequestValidationError,
   SignUpDisabledError,
   TooManyLoginAttemptsError,
   WrongPasswordError,
-} from '../common/errors';
+} from './errors';
 import { type AppConfig } from '../config/app-config';
-import { type DatabaseNotifications, type NotificationListener } from '../database/notifications';
+import {
+  type DatabaseNotifications,
+  type NotificationListener,
+} from '../notifications/notifications';
 import { hashAccessToken } from './access-token';
 import { AccessTokenCache } from './access-token-cache';
 import { type AccountPurge } from './account-purge';
@@ -26,7 +28,7 @@ import {
   type RevocationNotice,
   TOKEN_REVOCATIONS_CHANNEL,
   TOKEN_REVOCATIONS_HEARD_CHANNEL,
-} from '../common/auth/token-revocations';
+} from './token-revocations';
 
 const PASSWORD = 'correct horse battery staple';
 const NOW = Date.parse('2025-03-01T12:00:00Z');

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { AuthenticationRequiredError } from '../common/errors';
 import {
-  AuthenticationRequiredError,
   InvalidCredentialsError,
   RecentSignInRequiredError,
   SignUpDisabledError,
   WrongPasswordError,
-} from '../common/errors';
+} from './errors';
 import { hashAccessToken, newAccessToken } from './access-token';
 import { AccessTokenCache } from './access-token-cache';
 import { AccountPurge } from './account-purge';
@@ -20,11 +20,7 @@ import { type LoginAttempt, LoginAttemptLimiter } from './login-attempt-limiter'
 import { PasswordHasher } from './password-hasher';
 import { SIGN_IN_ADDRESS_MEMORY_MS, signInAddressDigest } from './sign-in-address';
 import { type SignedInAccount } from './signed-in-account';
-import {
-  revocationNotice,
-  type RevocationNotice,
-  type Revoked,
-} from '../common/auth/token-revocations';
+import { revocationNotice, type RevocationNotice, type Revoked } from './token-revocations';
 import { usernameForNewAccount, usernameKey } from './username';
 
 export interface IssuedToken {

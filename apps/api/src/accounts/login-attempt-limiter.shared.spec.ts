@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
-import { TooManyLoginAttemptsError } from '../common/errors';
+import { TooManyLoginAttemptsError } from './errors';
 import { type CounterStore } from '../common/counters/counter-store';
 import { MemoryCounterStore } from '../common/counters/memory-counter-store';
 import { type LoginAttempt, LoginAttemptLimiter } from './login-attempt-limiter';

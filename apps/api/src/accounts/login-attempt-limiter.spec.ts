@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { TooManyLoginAttemptsError } from '../common/errors';
+import { TooManyLoginAttemptsError } from './errors';
 import { type LoginAttempt, LoginAttemptLimiter, waitAfterFailures } from './login-attempt-limiter';
 
 const START = Date.parse('2025-03-01T12:00:00Z');

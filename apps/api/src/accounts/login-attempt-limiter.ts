@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { TooManyLoginAttemptsError } from '../common/errors';
+import { TooManyLoginAttemptsError } from './errors';
 import { type CounterStore, type WindowCount } from '../common/counters/counter-store';
 import { SHARED_COUNTERS } from '../common/counters/counters.module';
 import { OutageNotice } from '../common/counters/outage-notice';

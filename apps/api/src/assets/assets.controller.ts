@@ -28,7 +28,7 @@ import {
   COMMON_PROBLEMS,
   ApiProtected,
   ApiTaggedRead,
-} from '../common/openapi/decorators';
+} from '../openapi/decorators';
 import {
   ASSET_EXAMPLE,
   ASSET_LIST_ETAG,

@@ -6,15 +6,17 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import parseRange from 'range-parser';
 import { ASSET_BYTES_MAX, type AssetResponse } from '@layout/contracts';
 import {
-  AssetInUseError,
-  AssetTooLargeError,
   AuthenticationRequiredError,
   LimitExceededError,
-  RangeNotSatisfiableError,
   ResourceNotFoundError,
-  UnsupportedImageError,
 } from '../common/errors';
 import { digestTag } from '../common/http/entity-tags';
+import {
+  AssetInUseError,
+  AssetTooLargeError,
+  RangeNotSatisfiableError,
+  UnsupportedImageError,
+} from './asset-errors';
 import { type RequestConditions } from '../common/http/request-conditions';
 import { Representation } from '../common/http/representation';
 import { SerializedJson } from '../common/json/serialized-json';

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { StartupError } from '../common/errors/startup-error';
+import { StartupError } from '../config/startup-error';
 import { assertCanListen, whyNotListening } from './listening';
 
 describe('assertCanListen', () => {

@@ -1,4 +1,4 @@
-import { StartupError } from '../common/errors/startup-error';
+import { StartupError } from '../config/startup-error';
 import { listenError } from '../common/net/listen-probe';
 
 /** The settings that say where a listener listens: the API's, or the metrics' own. */

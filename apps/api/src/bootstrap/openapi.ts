@@ -1,14 +1,14 @@
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { type FastifyInstance } from 'fastify';
-import { buildOpenApiDocument, DOCS_PATH, DOCUMENT_PATH } from './openapi/document';
+import { buildOpenApiDocument, DOCS_PATH, DOCUMENT_PATH } from '../openapi/document';
 import {
   type DocumentedInputs,
   documentedInputs,
   UndocumentedInputGuard,
 } from './documented-input';
 
-export { buildOpenApiDocument } from './openapi/document';
+export { buildOpenApiDocument } from '../openapi/document';
 
 /**
  * The route under which SwaggerModule serves the files of swagger-ui-dist (@fastify/static), and

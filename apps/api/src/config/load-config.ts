@@ -1,4 +1,4 @@
-import { StartupError } from '../common/errors/startup-error';
+import { StartupError } from './startup-error';
 import { type AppConfig, LOG_LEVELS, type LogLevel } from './app-config';
 
 /** Bad values of settings, all of them, in one sentence that says what to do. */

@@ -2,10 +2,9 @@ import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Database } from './database';
 import { createDatabasePool, DATABASE_POOL } from './database-pool';
-import { DatabaseServer } from './database-server';
-import { openNotificationConnection } from './notification-connection';
-import { DatabaseNotifications } from './notifications';
-import { PrismaService } from './prisma.service';
+import { DatabaseServer } from '../database-server/database-server';
+import { openNotificationConnection } from '../notifications/notification-connection';
+import { DatabaseNotifications } from '../notifications/notifications';
 
 @Global()
 @Module({
@@ -27,9 +26,8 @@ import { PrismaService } from './prisma.service';
       useFactory: (server: DatabaseServer, config: AppConfig) =>
         new DatabaseNotifications(() => openNotificationConnection(server.url, config.database)),
     },
-    PrismaService,
     Database,
   ],
-  exports: [PrismaService, Database, DatabaseServer, DatabaseNotifications, DATABASE_POOL],
+  exports: [Database, DatabaseServer, DatabaseNotifications, DATABASE_POOL],
 })
 export class DatabaseModule {}

@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode } from '@nestjs/common';
 import { ApiOperation, ApiTags, type SchemaObject } from '@nestjs/swagger';
-import { ApiOkJsonResponse, ApiProblems } from '../common/openapi/decorators';
+import { ApiOkJsonResponse, ApiProblems } from '../openapi/decorators';
 import { Public } from '../common/decorators/public.decorator';
 import { HealthService } from './health.service';
 

@@ -5,7 +5,7 @@ import { type AuthenticatedAccount } from '../common/auth/authenticated-account'
 import { CurrentAccount } from '../common/decorators/current-account.decorator';
 import { Conditions, type RequestConditions } from '../common/http/request-conditions';
 import { type Representation } from '../common/http/representation';
-import { MEMBER_EXAMPLES } from '../common/openapi/examples';
+import { MEMBER_EXAMPLES } from './members.examples';
 import {
   ApiCreatedJsonResponse,
   ApiNoContentResponse,
@@ -14,9 +14,8 @@ import {
   ApiProtected,
   ApiTaggedRead,
   BODY_PROBLEMS,
-} from '../common/openapi/decorators';
-import { ProjectPath } from '../layout/params/layout-paths.params';
-import { MemberPath } from './member-path.params';
+} from '../openapi/decorators';
+import { MemberPath, MembersPath } from './member-path.params';
 import { MembersService } from './members.service';
 
 const EDITOR = MEMBER_EXAMPLES[1];
@@ -38,7 +37,7 @@ export class MembersController {
   @ApiProblems('notFound')
   list(
     @CurrentAccount() account: AuthenticatedAccount,
-    @Param() path: ProjectPath,
+    @Param() path: MembersPath,
     @Conditions() conditions: RequestConditions,
   ): Promise<Representation<MemberResponse[]>> {
     return this.members.list({ accountId: account.id, ...path }, conditions);
@@ -58,7 +57,7 @@ export class MembersController {
   @ApiProblems(...BODY_PROBLEMS, 'notFound', 'accountNotFound', 'alreadyAMember', 'limitExceeded')
   add(
     @CurrentAccount() account: AuthenticatedAccount,
-    @Param() path: ProjectPath,
+    @Param() path: MembersPath,
     @Body() body: AddMemberDto,
   ): Promise<Representation<MemberResponse>> {
     return this.members.add({ accountId: account.id, ...path }, body);

@@ -1,17 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { type AddedMemberRole, type ProjectRole } from '@layout/contracts';
-import { NOTIFICATION_SESSION_NAME } from '../database/notification-connection';
+import { NOTIFICATION_SESSION_NAME } from '../notifications/notification-connection';
 import { type SqlSession } from '../database/sql-session';
 import { checkStatement, sqlStatement } from '../database/sql-statement';
 import { type Pending, type Round } from '../database/unit-of-work';
-import { type ProjectScope } from '../layout/layout.scopes';
-import { iso } from '../layout/repositories/sql/documents.sql';
+import { type ProjectScope } from './project-scope';
 import { isMember } from './membership.sql';
 import {
   type MembershipNotice,
   membershipPayload,
   MEMBERSHIPS_CHANNEL,
 } from './membership-notices';
+
+/** A time as answers show it (ISO 8601, UTC, milliseconds). */
+const iso = (column: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** A member as an answer shows it: `m` a project_members row, `a` its account. */
 const MEMBER_JSON = (m: string, a: string) => `json_build_object(

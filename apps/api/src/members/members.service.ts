@@ -7,14 +7,13 @@ import {
   type ProjectRole,
   usernameKey,
 } from '@layout/contracts';
+import { LimitExceededError, ResourceNotFoundError } from '../common/errors';
 import {
   AccountNotFoundError,
   AlreadyAMemberError,
   ForbiddenByRoleError,
-  LimitExceededError,
   OwnerMustRemainError,
-  ResourceNotFoundError,
-} from '../common/errors';
+} from './errors';
 import { digestTag } from '../common/http/entity-tags';
 import { type RequestConditions } from '../common/http/request-conditions';
 import { Representation } from '../common/http/representation';
@@ -22,7 +21,7 @@ import { SerializedJson } from '../common/json/serialized-json';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { type Round, type Step } from '../database/unit-of-work';
-import { type ProjectScope } from '../layout/layout.scopes';
+import { type ProjectScope } from './project-scope';
 import { type MembershipChange, membershipNotice } from './membership-notices';
 import { type MembershipState, MembersRepository } from './members.repository';
 import { ProjectRoles } from './project-roles';

@@ -1,7 +1,10 @@
 import { jest } from '@jest/globals';
 import { type ProjectRole } from '@layout/contracts';
 import { type Database } from '../database/database';
-import { type DatabaseNotifications, type NotificationListener } from '../database/notifications';
+import {
+  type DatabaseNotifications,
+  type NotificationListener,
+} from '../notifications/notifications';
 import {
   MEMBERSHIPS_CHANNEL,
   MEMBERSHIPS_HEARD_CHANNEL,

@@ -2,8 +2,8 @@ import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/com
 import { type ProjectRole } from '@layout/contracts';
 import { NoticedEntries } from '../common/cache/noticed-entries';
 import { Database } from '../database/database';
-import { type NoticeArrival, NoticeArrivals } from '../database/notice-arrivals';
-import { DatabaseNotifications, type Unsubscribe } from '../database/notifications';
+import { type NoticeArrival, NoticeArrivals } from '../notifications/notice-arrivals';
+import { DatabaseNotifications, type Unsubscribe } from '../notifications/notifications';
 import {
   MEMBERSHIPS_CHANNEL,
   MEMBERSHIPS_HEARD_CHANNEL,

@@ -8,7 +8,7 @@ import {
   type ProblemType,
 } from '@layout/contracts';
 import { sendProblem, toProblem } from '../common/filters/problem';
-import { problemWhen } from '../common/openapi/problems';
+import { problemWhen } from '../openapi/problems';
 
 /** Where the type URIs live: `/problems/<name>`, relative to the service. */
 export const PROBLEMS_PATH = '/problems';

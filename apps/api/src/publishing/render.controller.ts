@@ -4,7 +4,7 @@ import { type FastifyReply } from 'fastify';
 import { type AuthenticatedAccount } from '../common/auth/authenticated-account';
 import { CurrentAccount } from '../common/decorators/current-account.decorator';
 import { Conditions, type RequestConditions } from '../common/http/request-conditions';
-import { ApiProblems, ApiProtected } from '../common/openapi/decorators';
+import { ApiProblems, ApiProtected } from '../openapi/decorators';
 import { ProjectPath } from '../layout/params/layout-paths.params';
 import { RevisionPath } from '../layout/params/revision-path.params';
 import { sendHtml } from './html-page';

@@ -1,6 +1,6 @@
 import { TITLE_MAX_LENGTH, TITLE_MIN_LENGTH } from '../limits';
 import { BlockTreeDto } from '../tree/block-tree.dto';
-import { READ_ID, READ_TIME, ReadMember } from '../tree/read-member';
+import { AcceptsReadMembers, ReadMember } from '../tree/read-member';
 import { IsStringOfLength } from '../validation/is-string-of-length';
 import { MayBeOmitted } from '../validation/may-be-omitted';
 import { NestedObjectList } from '../validation/nested-object';
@@ -11,9 +11,9 @@ import { ToInstancesOf } from '../validation/to-instance';
  * a read or an export (`?format=portable`) shows it: a read posted back makes a copy, with new
  * ids, at revision 1.
  */
+@AcceptsReadMembers()
 export class CreateProjectDto {
   /** Ignored: the new project gets a new id. */
-  @ReadMember(READ_ID)
   _id?: string;
 
   /**
@@ -24,15 +24,12 @@ export class CreateProjectDto {
   title!: string;
 
   /** Ignored: a new project starts at revision 1. */
-  @ReadMember({ type: 'integer' })
   revision?: number;
 
   /** Ignored: the new project's times are its own. */
-  @ReadMember(READ_TIME)
   createdAt?: string;
 
   /** Ignored: the new project's times are its own. */
-  @ReadMember(READ_TIME)
   updatedAt?: string;
 
   /** Ignored: the caller owns the project it creates. */

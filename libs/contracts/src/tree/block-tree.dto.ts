@@ -4,21 +4,19 @@ import { IsStringOfLength } from '../validation/is-string-of-length';
 import { MayBeOmitted } from '../validation/may-be-omitted';
 import { NestedObject, NestedObjectList } from '../validation/nested-object';
 import { ToInstanceOf, ToInstancesOf } from '../validation/to-instance';
-import { READ_ID, READ_TIME, ReadMember } from './read-member';
+import { AcceptsReadMembers } from './read-member';
 import { RowTreeDto } from './row-tree.dto';
 
 /** A block inside a tree that a create makes, with its rows, as a read shows it. */
+@AcceptsReadMembers()
 export class BlockTreeDto {
-  /** Ignored: the new block gets a new id. */
-  @ReadMember(READ_ID)
+  /** Ignored, as every member a read adds: the new node's are its own. */
   _id?: string;
 
-  /** Ignored: the new block's times are its own. */
-  @ReadMember(READ_TIME)
+  /** Ignored, as every member a read adds: the new node's are its own. */
   createdAt?: string;
 
-  /** Ignored: the new block's times are its own. */
-  @ReadMember(READ_TIME)
+  /** Ignored, as every member a read adds: the new node's are its own. */
   updatedAt?: string;
 
   /**

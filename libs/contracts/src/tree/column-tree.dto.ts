@@ -4,12 +4,12 @@ import { NestedObjectList } from '../validation/nested-object';
 import { ToColumnSize } from '../validation/to-column-size';
 import { ToInstancesOf } from '../validation/to-instance';
 import { ContentTreeDto } from './content-tree.dto';
-import { READ_ID, ReadMember } from './read-member';
+import { AcceptsReadMembers } from './read-member';
 
 /** A column inside a tree that a create makes, with its contents, as a read shows it. */
+@AcceptsReadMembers()
 export class ColumnTreeDto {
-  /** Ignored: the new column gets a new id. */
-  @ReadMember(READ_ID)
+  /** Ignored, as every member a read adds: the new node's are its own. */
   _id?: string;
 
   /**

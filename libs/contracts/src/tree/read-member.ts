@@ -21,3 +21,25 @@ export function ReadMember(schema: SchemaHint): PropertyDecorator {
 export const READ_ID: SchemaHint = { type: 'string' };
 /** A time, as a read shows it. */
 export const READ_TIME: SchemaHint = { type: 'string', format: 'date-time' };
+
+/** What a read adds to a node of any level (a project's `role` aside). */
+const READ_MEMBERS: Readonly<Record<string, SchemaHint>> = {
+  _id: READ_ID,
+  createdAt: READ_TIME,
+  updatedAt: READ_TIME,
+  revision: { type: 'integer' },
+};
+
+/**
+ * A node of a tree that a create carries: the members a read adds to any node are accepted on
+ * it, whichever a read of its own level shows, and dropped (a tree put together from reads of
+ * several levels posts as it is).
+ */
+export function AcceptsReadMembers(): ClassDecorator {
+  return (target) => {
+    const prototype = (target as unknown as { prototype: object }).prototype;
+    for (const [member, schema] of Object.entries(READ_MEMBERS)) {
+      ReadMember(schema)(prototype, member);
+    }
+  };
+}

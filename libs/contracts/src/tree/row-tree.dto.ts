@@ -4,12 +4,12 @@ import { MayBeOmitted } from '../validation/may-be-omitted';
 import { NestedObjectList } from '../validation/nested-object';
 import { ToInstancesOf } from '../validation/to-instance';
 import { ColumnTreeDto } from './column-tree.dto';
-import { READ_ID, ReadMember } from './read-member';
+import { AcceptsReadMembers } from './read-member';
 
 /** A row inside a tree that a create makes, with its columns, as a read shows it. */
+@AcceptsReadMembers()
 export class RowTreeDto {
-  /** Ignored: the new row gets a new id. */
-  @ReadMember(READ_ID)
+  /** Ignored, as every member a read adds: the new node's are its own. */
   _id?: string;
 
   /**

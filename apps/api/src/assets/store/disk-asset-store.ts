@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Readable } from 'node:stream';
-import { AssetStoreUnavailableError } from '../../common/errors';
+import { AssetStoreUnavailableError } from '../asset-errors';
 import { type AssetStore, type ByteRange } from './asset-store';
 
 /**

@@ -6,7 +6,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { AssetStoreUnavailableError } from '../../common/errors';
+import { AssetStoreUnavailableError } from '../asset-errors';
 import { type S3Config } from '../../config/app-config';
 import { type AssetStore, type ByteRange } from './asset-store';
 

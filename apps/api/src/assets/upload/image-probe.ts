@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { ASSET_CONTENT_TYPES, type AssetContentType } from '@layout/contracts';
-import { UnsupportedImageError } from '../../common/errors';
+import { UnsupportedImageError } from '../asset-errors';
 
 /** The image types the service keeps. */
 export const ACCEPTED_IMAGE_TYPES = ASSET_CONTENT_TYPES;

@@ -4,7 +4,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AssetTooLargeError } from '../../common/errors';
+import { AssetTooLargeError } from '../asset-errors';
 
 /** How many of an upload's last bytes are kept for the checks of a format's end. */
 const TAIL_BYTES = 16;

@@ -1,4 +1,4 @@
-import { DomainError } from './domain-error';
+import { DomainError, type OwnProblem } from './domain-error';
 
 /** Missing, malformed, unknown or expired bearer token (RFC 6750). */
 export class AuthenticationRequiredError extends DomainError {
@@ -8,5 +8,12 @@ export class AuthenticationRequiredError extends DomainError {
     readonly bearerError?: 'invalid_request' | 'invalid_token',
   ) {
     super(message);
+  }
+
+  problem(): OwnProblem {
+    const challenge = this.bearerError
+      ? `Bearer realm="layout", error="${this.bearerError}", error_description="${this.message}"`
+      : 'Bearer realm="layout"';
+    return { kind: 'unauthorized', headers: { 'www-authenticate': challenge } };
   }
 }

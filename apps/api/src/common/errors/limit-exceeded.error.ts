@@ -1,4 +1,4 @@
-import { DomainError } from './domain-error';
+import { DomainError, type OwnProblem } from './domain-error';
 
 /** A write would take a container past one of the contract's limits: nothing was changed. */
 export class LimitExceededError extends DomainError {
@@ -8,5 +8,9 @@ export class LimitExceededError extends DomainError {
     message: string,
   ) {
     super(message);
+  }
+
+  problem(): OwnProblem {
+    return { kind: 'limitExceeded', extensions: { limit: this.limit } };
   }
 }

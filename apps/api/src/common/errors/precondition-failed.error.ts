@@ -1,4 +1,4 @@
-import { DomainError } from './domain-error';
+import { DomainError, type OwnProblem } from './domain-error';
 
 /**
  * A condition of the request is false for the resource as it is (`If-Match` names none of its
@@ -11,5 +11,9 @@ export class PreconditionFailedError extends DomainError {
     message = 'The resource has changed since it was read; reload it and try again',
   ) {
     super(message);
+  }
+
+  problem(): OwnProblem {
+    return { kind: 'preconditionFailed', headers: { etag: this.currentTag } };
   }
 }

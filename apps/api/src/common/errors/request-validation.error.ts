@@ -1,5 +1,5 @@
 import { type FieldError, summarizeFieldErrors } from '@layout/contracts';
-import { DomainError } from './domain-error';
+import { DomainError, type OwnProblem } from './domain-error';
 
 /**
  * A request that breaks the contract's rules: `errors` names each member (or query parameter)
@@ -11,5 +11,9 @@ export class RequestValidationError extends DomainError {
     detail = summarizeFieldErrors(errors),
   ) {
     super(detail);
+  }
+
+  problem(): OwnProblem {
+    return { kind: 'validation', extensions: { errors: this.errors } };
   }
 }

@@ -1,4 +1,4 @@
-import { DomainError } from './domain-error';
+import { DomainError, type OwnProblem } from './domain-error';
 
 /**
  * This account already holds its share of the instance's database connections and none came
@@ -11,5 +11,12 @@ export class TooManyConcurrentRequestsError extends DomainError {
     super(
       'This account has too many requests in progress at once; try again in a moment or send fewer in parallel',
     );
+  }
+
+  problem(): OwnProblem {
+    return {
+      kind: 'tooManyConcurrentRequests',
+      headers: { 'retry-after': String(this.retryAfterSeconds) },
+    };
   }
 }

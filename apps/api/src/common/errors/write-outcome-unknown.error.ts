@@ -1,4 +1,4 @@
-import { DomainError } from './domain-error';
+import { DomainError, type OwnProblem } from './domain-error';
 
 /**
  * The database stopped answering after the write was sent to be committed: it may have been
@@ -9,5 +9,9 @@ export class WriteOutcomeUnknownError extends DomainError {
     super(
       'The database stopped answering while this change was being committed: it may or may not have been applied. Read the resource again before repeating the change',
     );
+  }
+
+  problem(): OwnProblem {
+    return { kind: 'writeOutcomeUnknown', headers: { 'retry-after': '5' } };
   }
 }

@@ -2,23 +2,13 @@ import { HttpException, NotFoundException } from '@nestjs/common';
 import { errorCodes } from 'fastify';
 import {
   AuthenticationRequiredError,
-  BatchOperationFailedError,
-  ContentTooLargeError,
   DatabaseUnavailableError,
   DomainError,
-  InvalidCredentialsError,
   LimitExceededError,
   PreconditionFailedError,
   PreconditionRequiredError,
-  RecentSignInRequiredError,
-  RefusedMemberError,
   RequestValidationError,
   ResourceNotFoundError,
-  RowWidthExceededError,
-  SignUpDisabledError,
-  TooManyLoginAttemptsError,
-  UsernameTakenError,
-  WrongPasswordError,
 } from '../errors';
 import { toProblem } from './problem';
 
@@ -53,16 +43,6 @@ describe('toProblem', () => {
         type: '/problems/not-found',
         status: 404,
         detail: 'Column not found',
-      });
-    });
-
-    it('RowWidthExceededError → 409 row-width-exceeded with availableSize', () => {
-      const problem = toProblem(new RowWidthExceededError(4, 6, 12), INSTANCE);
-      expect(problem.status).toBe(409);
-      expect(problem.body).toMatchObject({
-        type: '/problems/row-width-exceeded',
-        status: 409,
-        availableSize: 4,
       });
     });
 
@@ -113,45 +93,6 @@ describe('toProblem', () => {
       expect(problem.body.limit).toBe(8388608);
     });
 
-    it('ContentTooLargeError → 413 payload-too-large, naming the pointer in errors', () => {
-      const problem = toProblem(new ContentTooLargeError(256 * 1024, '/contents/2/data'), INSTANCE);
-      expect(problem.status).toBe(413);
-      expect(problem.headers).toEqual({});
-      expect(problem.body).toMatchObject({
-        type: '/problems/payload-too-large',
-        title: 'Payload too large',
-        status: 413,
-        instance: INSTANCE,
-      });
-      expect(problem.body.detail).toContain('/contents/2/data');
-      expect(problem.body.errors).toEqual([
-        { pointer: '/contents/2/data', detail: 'is larger than 262144 bytes' },
-      ]);
-      expect(problem.unexpected).toBeUndefined();
-    });
-
-    it('ContentTooLargeError → its own pointer and limit in errors', () => {
-      const problem = toProblem(new ContentTooLargeError(1000, '/data'), INSTANCE);
-      expect(problem.body.errors).toEqual([
-        { pointer: '/data', detail: 'is larger than 1000 bytes' },
-      ]);
-    });
-
-    it('UsernameTakenError → 409 username-taken', () => {
-      const problem = toProblem(new UsernameTakenError(), '/accounts');
-      expect(problem.status).toBe(409);
-      expect(problem.body.type).toBe('/problems/username-taken');
-    });
-
-    it('InvalidCredentialsError → 401 invalid-credentials', () => {
-      const problem = toProblem(new InvalidCredentialsError(), '/accounts/auth/token');
-      expect(problem.status).toBe(401);
-      expect(problem.body).toMatchObject({
-        type: '/problems/invalid-credentials',
-        detail: 'Wrong username or password',
-      });
-    });
-
     it('AuthenticationRequiredError with bearerError → 401 and an RFC 6750 invalid_token challenge', () => {
       const problem = toProblem(
         new AuthenticationRequiredError('The token has expired', 'invalid_token'),
@@ -170,35 +111,6 @@ describe('toProblem', () => {
       expect(problem.headers['www-authenticate']).not.toContain('error=');
     });
 
-    it('WrongPasswordError → 403 wrong-password, without a challenge', () => {
-      const problem = toProblem(new WrongPasswordError(), '/accounts/auth/me/password');
-      expect(problem.status).toBe(403);
-      expect(problem.headers).toEqual({});
-      expect(problem.body).toMatchObject({
-        type: '/problems/wrong-password',
-        title: 'Wrong password',
-        status: 403,
-      });
-    });
-
-    it('RecentSignInRequiredError → 403 recent-sign-in-required, saying how recent', () => {
-      const problem = toProblem(new RecentSignInRequiredError(5), '/accounts/auth/me');
-      expect(problem.status).toBe(403);
-      expect(problem.body).toMatchObject({
-        type: '/problems/recent-sign-in-required',
-        title: 'Recent sign-in required',
-        status: 403,
-        detail: expect.stringContaining('last 5 minutes'),
-      });
-    });
-
-    it('TooManyLoginAttemptsError → 429 rate-limited with Retry-After', () => {
-      const problem = toProblem(new TooManyLoginAttemptsError(42), '/accounts/auth/token');
-      expect(problem.status).toBe(429);
-      expect(problem.body.type).toBe('/problems/rate-limited');
-      expect(problem.headers).toEqual({ 'retry-after': '42' });
-    });
-
     it('DatabaseUnavailableError → 503 database-unavailable with Retry-After', () => {
       const problem = toProblem(new DatabaseUnavailableError(), INSTANCE);
       expect(problem.status).toBe(503);
@@ -206,114 +118,94 @@ describe('toProblem', () => {
       expect(Number(problem.headers['retry-after'])).toBeGreaterThan(0);
     });
 
-    it('SignUpDisabledError → 404 (the operation does not exist)', () => {
-      const problem = toProblem(new SignUpDisabledError(), '/accounts');
-      expect(problem.status).toBe(404);
-      expect(problem.body.type).toBe('/problems/not-found');
-    });
-
-    it('an unmapped DomainError → 500 unexpected', () => {
+    it('a DomainError is answered with the problem it names, its message the detail', () => {
       class NewError extends DomainError {
         constructor() {
-          super('internal detail');
+          super('Said to the client');
+        }
+
+        problem() {
+          return {
+            kind: 'limitExceeded' as const,
+            extensions: { limit: 7 },
+            headers: { 'retry-after': '2' },
+          };
         }
       }
-      const error = new NewError();
-      const problem = toProblem(error, INSTANCE);
-      expect(problem.status).toBe(500);
-      expect(problem.unexpected).toBe(error);
-      expect(JSON.stringify(problem.body)).not.toContain('internal detail');
+      const problem = toProblem(new NewError(), INSTANCE);
+      expect(problem.status).toBe(409);
+      expect(problem.unexpected).toBeUndefined();
+      expect(problem.headers).toEqual({ 'retry-after': '2' });
+      expect(problem.body).toEqual({
+        type: '/problems/limit-exceeded',
+        title: expect.any(String) as string,
+        status: 409,
+        detail: 'Said to the client',
+        instance: INSTANCE,
+        limit: 7,
+      });
     });
   });
 
-  describe('refusals wrapped with where they happened', () => {
-    it('BatchOperationFailedError → the refusal’s own problem, its status, type and members, with operationIndex', () => {
-      const refusal = new RowWidthExceededError(4, 6, 12);
-      const alone = toProblem(refusal, INSTANCE);
-      const problem = toProblem(new BatchOperationFailedError(3, refusal), INSTANCE);
-      expect(problem.status).toBe(409);
-      expect(problem.headers).toEqual(alone.headers);
-      expect(problem.logLevel).toBe(alone.logLevel);
-      expect(problem.body).toEqual({ ...alone.body, operationIndex: 3 });
-      expect(problem.body).toMatchObject({
-        type: '/problems/row-width-exceeded',
-        availableSize: 4,
-        operationIndex: 3,
-      });
-      expect(problem.unexpected).toBeUndefined();
-    });
+  describe('a refusal of one part, answered as that part’s own', () => {
+    /** A refusal of one part of a request, as a batch's operation or a tree's node is. */
+    class PartRefusedError extends DomainError {
+      constructor(
+        readonly part: number,
+        readonly refusal: unknown,
+      ) {
+        super(`Part ${part} was refused`);
+      }
+
+      problem() {
+        return { refusal: this.refusal, extensions: { part: this.part } };
+      }
+    }
 
     it.each([
       [new RequestValidationError([{ pointer: '/size', detail: 'is required' }]), 400],
       [new ResourceNotFoundError('Row'), 404],
       [new PreconditionFailedError('"r5"'), 412],
       [new LimitExceededError(500, 'A block holds at most 500'), 409],
-      [new ContentTooLargeError(256 * 1024, '/contents/0/data'), 413],
+      [new DatabaseUnavailableError(), 503],
     ])(
-      'BatchOperationFailedError of %p → its status %i and headers, operationIndex 0 included',
+      'of %p → its status %i, headers and members, with what names the part',
       (refusal, status) => {
         const alone = toProblem(refusal, INSTANCE);
-        const problem = toProblem(new BatchOperationFailedError(0, refusal), INSTANCE);
+        const problem = toProblem(new PartRefusedError(0, refusal), INSTANCE);
         expect(problem.status).toBe(status);
         expect(problem.headers).toEqual(alone.headers);
-        expect(problem.body).toEqual({ ...alone.body, operationIndex: 0 });
+        expect(problem.logLevel).toBe(alone.logLevel);
+        expect(problem.body).toEqual({ ...alone.body, part: 0 });
       },
     );
 
-    it('BatchOperationFailedError of an error nobody anticipated → 500, still unexpected, nothing of it told', () => {
-      const defect = new Error('column "secret" does not exist');
-      const problem = toProblem(new BatchOperationFailedError(2, defect), INSTANCE);
-      expect(problem.status).toBe(500);
-      expect(problem.unexpected).toBe(defect);
-      expect(problem.body).toMatchObject({ type: '/problems/internal', operationIndex: 2 });
-      expect(JSON.stringify(problem.body)).not.toContain('secret');
-    });
-
-    it('RefusedMemberError → the refusal’s own problem with the member pointer', () => {
+    it('of a refusal of a part → the innermost problem, with the members of both', () => {
       const refusal = new LimitExceededError(500, 'A project holds at most 500');
-      const alone = toProblem(refusal, INSTANCE);
-      const problem = toProblem(new RefusedMemberError('/blocks/500', refusal), INSTANCE);
-      expect(problem.status).toBe(409);
-      expect(problem.headers).toEqual(alone.headers);
-      expect(problem.body).toEqual({ ...alone.body, pointer: '/blocks/500' });
-      expect(problem.body).toMatchObject({
-        type: '/problems/limit-exceeded',
-        detail: 'A project holds at most 500',
-        limit: 500,
-        pointer: '/blocks/500',
-      });
-    });
-
-    it.each([
-      [new RowWidthExceededError(2, 3, 12), '/blocks/2/rows/0/columns/3/size', 409],
-      [
-        new ContentTooLargeError(256 * 1024, '/rows/0/columns/0/contents/1/data'),
-        '/rows/0/columns/0/contents/1/data',
-        413,
-      ],
-      [new LimitExceededError(8 * 1024 * 1024, 'too big'), '', 409],
-    ])(
-      'RefusedMemberError of %p at %j → its status %i, its members and the pointer',
-      (refusal, pointer, status) => {
-        const alone = toProblem(refusal, INSTANCE);
-        const problem = toProblem(new RefusedMemberError(pointer, refusal), INSTANCE);
-        expect(problem.status).toBe(status);
-        expect(problem.body).toEqual({ ...alone.body, pointer });
-      },
-    );
-
-    it('a batch operation’s refused member → both the pointer and operationIndex', () => {
-      const refusal = new RowWidthExceededError(0, 1, 12);
       const problem = toProblem(
-        new BatchOperationFailedError(1, new RefusedMemberError('/columns/1/size', refusal)),
+        new PartRefusedError(1, new PartRefusedError(2, refusal)),
         INSTANCE,
       );
+      expect(problem.body).toEqual({ ...toProblem(refusal, INSTANCE).body, part: 1 });
       expect(problem.status).toBe(409);
-      expect(problem.body).toEqual({
-        ...toProblem(refusal, INSTANCE).body,
-        pointer: '/columns/1/size',
-        operationIndex: 1,
+    });
+
+    it('of a driver error meaning "unreachable" → 503, as alone', () => {
+      const unreachable = Object.assign(new Error('connect ECONNREFUSED'), {
+        code: 'ECONNREFUSED',
       });
+      const problem = toProblem(new PartRefusedError(3, unreachable), INSTANCE);
+      expect(problem.status).toBe(503);
+      expect(problem.body).toMatchObject({ type: '/problems/database-unavailable', part: 3 });
+    });
+
+    it('of an error nobody anticipated → 500, still unexpected, nothing of it told', () => {
+      const defect = new Error('column "secret" does not exist');
+      const problem = toProblem(new PartRefusedError(2, defect), INSTANCE);
+      expect(problem.status).toBe(500);
+      expect(problem.unexpected).toBe(defect);
+      expect(problem.body).toMatchObject({ type: '/problems/internal', part: 2 });
+      expect(JSON.stringify(problem.body)).not.toContain('secret');
     });
   });
 

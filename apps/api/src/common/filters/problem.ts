@@ -1,41 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { type FastifyReply } from 'fastify';
 import { isDatabaseUnavailable } from '../errors/database-unavailability';
-import {
-  AccountNotFoundError,
-  AlreadyAMemberError,
-  AssetInUseError,
-  AssetStoreUnavailableError,
-  AssetTooLargeError,
-  AuthenticationRequiredError,
-  BatchOperationFailedError,
-  RefusedMemberError,
-  ContentTooLargeError,
-  DatabaseUnavailableError,
-  DomainError,
-  ForbiddenByRoleError,
-  IdempotencyKeyReusedError,
-  InvalidCredentialsError,
-  LimitExceededError,
-  OwnerMustRemainError,
-  PreconditionFailedError,
-  PreconditionRequiredError,
-  RangeNotSatisfiableError,
-  TooManyStreamsError,
-  RecentSignInRequiredError,
-  RequestValidationError,
-  ResourceNotFoundError,
-  RowWidthExceededError,
-  ShuttingDownError,
-  SignUpDisabledError,
-  TooManyConcurrentRequestsError,
-  TooManyLoginAttemptsError,
-  UnsupportedImageError,
-  UsernameTakenError,
-  WriteOutcomeUnknownError,
-  WrongPasswordError,
-} from '../errors';
-import { RateLimitExceededError } from '../throttling/rate-limit-exceeded.error';
+import { DatabaseUnavailableError, DomainError } from '../errors';
 import { noteAnsweredProblem } from '../logging/answered-problem';
 import {
   describeProblem,
@@ -83,8 +49,8 @@ export function problemOf(
   kind: ProblemKind,
   instance: string,
   detail?: string,
-  extensions: Record<string, unknown> = {},
-  headers: Record<string, string> = {},
+  extensions: Readonly<Record<string, unknown>> = {},
+  headers: Readonly<Record<string, string>> = {},
 ): Problem {
   const { type, title, status } = describeProblem(kind);
   return {
@@ -104,26 +70,15 @@ export function toProblem(error: unknown, instance: string): Problem {
     headers: Record<string, string> = {},
   ): Problem => problemOf(kind, instance, detail, extensions, headers);
 
-  if (error instanceof BatchOperationFailedError) {
-    const refused = toProblem(error.refusal, instance);
-    return { ...refused, body: { ...refused.body, operationIndex: error.operationIndex } };
+  if (error instanceof DomainError) {
+    const problem = error.problem();
+    if ('refusal' in problem) {
+      const refused = toProblem(problem.refusal, instance);
+      return { ...refused, body: { ...refused.body, ...problem.extensions } };
+    }
+    return make(problem.kind, error.message, problem.extensions, problem.headers);
   }
-  if (error instanceof RefusedMemberError) {
-    const refused = toProblem(error.refusal, instance);
-    return { ...refused, body: { ...refused.body, pointer: error.pointer } };
-  }
-  if (error instanceof DomainError) return fromDomainError(error, make);
-  if (error instanceof RateLimitExceededError) {
-    return make('rateLimited', error.message, {}, error.headers());
-  }
-  if (isDatabaseUnavailable(error)) {
-    return make(
-      'databaseUnavailable',
-      new DatabaseUnavailableError().message,
-      {},
-      { 'retry-after': '5' },
-    );
-  }
+  if (isDatabaseUnavailable(error)) return toProblem(new DatabaseUnavailableError(), instance);
   // Nest wraps Fastify's own errors (body parsing, size limit) in an HttpException.
   const fastify = asFastifyError(error instanceof HttpException ? error.cause : error);
   if (fastify) return fromFastifyError(fastify, make);
@@ -140,121 +95,15 @@ type Make = (
   headers?: Record<string, string>,
 ) => Problem;
 
-function fromDomainError(error: DomainError, make: Make): Problem {
-  if (error instanceof RequestValidationError) {
-    return make('validation', error.message, { errors: error.errors });
-  }
-  if (error instanceof ResourceNotFoundError) return make('notFound', error.message);
-  if (error instanceof RowWidthExceededError) {
-    return make('rowWidthExceeded', error.message, { availableSize: error.availableSize });
-  }
-  if (error instanceof LimitExceededError) {
-    return make('limitExceeded', error.message, { limit: error.limit });
-  }
-  if (error instanceof PreconditionFailedError) {
-    return make('preconditionFailed', error.message, {}, { etag: error.currentTag });
-  }
-  if (error instanceof TooManyStreamsError) {
-    return make(
-      'tooManyStreams',
-      error.message,
-      { limit: error.limit },
-      { 'retry-after': String(error.retryAfterSeconds) },
-    );
-  }
-  if (error instanceof PreconditionRequiredError) {
-    return make('preconditionRequired', error.message);
-  }
-  if (error instanceof ContentTooLargeError) {
-    return make('payloadTooLarge', error.message, {
-      errors: [{ pointer: error.pointer, detail: `is larger than ${error.limitBytes} bytes` }],
-    });
-  }
-  if (error instanceof UsernameTakenError) return make('usernameTaken', error.message);
-  if (error instanceof IdempotencyKeyReusedError) {
-    return make('idempotencyKeyReused', error.message);
-  }
-  if (error instanceof InvalidCredentialsError) {
-    return make('invalidCredentials', error.message, {}, { 'www-authenticate': error.challenge });
-  }
-  if (error instanceof WrongPasswordError) return make('wrongPassword', error.message);
-  if (error instanceof RecentSignInRequiredError) {
-    return make('recentSignInRequired', error.message);
-  }
-  if (error instanceof AuthenticationRequiredError) {
-    const challenge = error.bearerError
-      ? `Bearer realm="layout", error="${error.bearerError}", error_description="${error.message}"`
-      : 'Bearer realm="layout"';
-    return make('unauthorized', error.message, {}, { 'www-authenticate': challenge });
-  }
-  if (error instanceof DatabaseUnavailableError) {
-    return make('databaseUnavailable', error.message, {}, { 'retry-after': '5' });
-  }
-  if (error instanceof TooManyConcurrentRequestsError) {
-    return make('tooManyConcurrentRequests', error.message, {}, { 'retry-after': '1' });
-  }
-  if (error instanceof WriteOutcomeUnknownError) {
-    return make('writeOutcomeUnknown', error.message, {}, { 'retry-after': '5' });
-  }
-  if (error instanceof ShuttingDownError) {
-    return make('shuttingDown', error.message, {}, { 'retry-after': '1' });
-  }
-  if (error instanceof TooManyLoginAttemptsError) {
-    return make(
-      'rateLimited',
-      error.message,
-      {},
-      { 'retry-after': String(error.retryAfterSeconds) },
-    );
-  }
-  if (error instanceof SignUpDisabledError) return make('notFound', error.message);
-  return (
-    fromMemberError(error, make) ??
-    fromAssetError(error, make) ?? { ...make('internal', undefined), unexpected: error }
-  );
-}
-
-function fromMemberError(error: DomainError, make: Make): Problem | undefined {
-  if (error instanceof ForbiddenByRoleError) {
-    return make('forbiddenByRole', error.message, { role: error.role, required: error.required });
-  }
-  if (error instanceof AccountNotFoundError) return make('accountNotFound', error.message);
-  if (error instanceof AlreadyAMemberError) return make('alreadyAMember', error.message);
-  if (error instanceof OwnerMustRemainError) return make('ownerMustRemain', error.message);
-  return undefined;
-}
-
-function fromAssetError(error: DomainError, make: Make): Problem | undefined {
-  if (error instanceof AssetInUseError) {
-    return make('assetInUse', error.message, { paths: error.paths });
-  }
-  if (error instanceof UnsupportedImageError) return make('unsupportedMediaType', error.message);
-  if (error instanceof AssetTooLargeError) {
-    return make('payloadTooLarge', error.message, { limit: error.limitBytes });
-  }
-  if (error instanceof RangeNotSatisfiableError) {
-    return make(
-      'rangeNotSatisfiable',
-      error.message,
-      {},
-      { 'content-range': `bytes */${error.size}` },
-    );
-  }
-  if (error instanceof AssetStoreUnavailableError) {
-    return make('assetStoreUnavailable', error.message, {}, { 'retry-after': '5' });
-  }
-  return undefined;
-}
-
 function fromHttpStatus(status: number, message: string, make: Make): Problem {
   switch (status) {
     case 400:
       return make('validation', message);
     case 401:
       return make('unauthorized', message, {}, { 'www-authenticate': 'Bearer realm="layout"' });
-    // What a role forbids is a domain error of its own (forbidden-by-role); a bare 403 only
-    // comes from a layer beneath, such as a static file server refusing a path with `..` in it,
-    // and is no problem with the request body either.
+    // Nothing in this service is forbidden rather than absent (another account's project is a
+    // 404 too); a 403 only comes from a layer beneath, such as a static file server refusing a
+    // path with `..` in it, and is no problem with the request body either.
     case 403:
       return make('notFound', 'No resource has this path');
     case 404:

@@ -1,9 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import {
+  DatabaseUnavailableError,
   ShuttingDownError,
   TooManyConcurrentRequestsError,
-  TooManyStreamsError,
   WriteOutcomeUnknownError,
 } from '../errors';
 import { sendProblem, toProblem } from '../filters/problem';
@@ -26,7 +26,7 @@ async function served(level = 'info') {
   const problem = (error: unknown) => (path: string) => toProblem(error, path);
   const answers: Record<string, (path: string) => ReturnType<typeof toProblem>> = {
     '/too-many': problem(new TooManyConcurrentRequestsError()),
-    '/too-many-streams': problem(new TooManyStreamsError(10)),
+    '/database-unavailable': problem(new DatabaseUnavailableError()),
     '/stopping': problem(new ShuttingDownError()),
     '/unknown-outcome': problem(new WriteOutcomeUnknownError()),
     '/fault': problem(new Error('a defect')),
@@ -44,7 +44,7 @@ async function served(level = 'info') {
 describe('the access log', () => {
   it.each([
     ['/too-many', 'warn', 'request refused', '/problems/too-many-concurrent-requests'],
-    ['/too-many-streams', 'warn', 'request refused', '/problems/too-many-streams'],
+    ['/database-unavailable', 'warn', 'request refused', '/problems/database-unavailable'],
     ['/stopping', 'warn', 'request refused', '/problems/shutting-down'],
     ['/unknown-outcome', 'warn', 'request refused', '/problems/write-outcome-unknown'],
     ['/fault', 'error', 'request failed', '/problems/internal'],

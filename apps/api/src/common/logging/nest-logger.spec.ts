@@ -1,5 +1,5 @@
 import { type Logger, pino } from 'pino';
-import { StartupError } from '../errors/startup-error';
+import { StartupError } from '../../config/startup-error';
 import { PinoNestLogger } from './nest-logger';
 
 function capture(level = 'trace'): {

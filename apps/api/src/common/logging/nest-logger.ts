@@ -1,6 +1,6 @@
 import { type LoggerService } from '@nestjs/common';
 import { type Level, type Logger } from 'pino';
-import { StartupError } from '../errors/startup-error';
+import { StartupError } from '../../config/startup-error';
 
 /**
  * Nest's LoggerService over pino, so that Nest's own lines and every `new Logger(context)` of

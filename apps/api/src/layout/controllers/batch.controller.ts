@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BatchDto, BatchResponse } from '@layout/contracts';
 import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
-import { ConditionalWrite } from '../../common/decorators/conditional-write.decorator';
+import { ConditionalWrite } from './conditional-write.decorator';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { Conditions, type RequestConditions } from '../../common/http/request-conditions';
 import { Idempotency, type IdempotencyRequest } from '../../common/http/idempotency';
@@ -13,7 +13,7 @@ import {
   ApiProblems,
   ApiProtected,
   BODY_PROBLEMS,
-} from '../../common/openapi/decorators';
+} from '../../openapi/decorators';
 import { ProjectPath } from '../params/layout-paths.params';
 import { BatchService } from '../services/batch.service';
 import { BATCH_EXAMPLE } from './batch.examples';

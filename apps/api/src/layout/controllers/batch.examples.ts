@@ -1,5 +1,6 @@
 import { type BatchResponse } from '@layout/contracts';
-import { COLUMN_EXAMPLE, EXAMPLE_IDS, NEW } from '../../common/openapi/examples';
+import { EXAMPLE_IDS } from '../../openapi/example-ids';
+import { COLUMN_EXAMPLE, NEW } from './layout.examples';
 
 const ROW_PATH = `/projects/${EXAMPLE_IDS.projectId}/blocks/${EXAMPLE_IDS.blockId}/rows`;
 

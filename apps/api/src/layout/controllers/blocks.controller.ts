@@ -7,8 +7,8 @@ import {
   BlockResponse,
   UpdateBlockDto,
 } from '@layout/contracts';
-import { ApiProtected } from '../../common/openapi/decorators';
-import { BLOCK_EXAMPLE, NEW } from '../../common/openapi/examples';
+import { ApiProtected } from '../../openapi/decorators';
+import { BLOCK_EXAMPLE, NEW } from './layout.examples';
 import { BlockPath, ProjectPath } from '../params/layout-paths.params';
 import { NodeController, NodeRoutes } from './node-routes';
 

@@ -7,8 +7,8 @@ import {
   ColumnResponse,
   UpdateColumnDto,
 } from '@layout/contracts';
-import { ApiProtected } from '../../common/openapi/decorators';
-import { COLUMN_EXAMPLE, NEW } from '../../common/openapi/examples';
+import { ApiProtected } from '../../openapi/decorators';
+import { COLUMN_EXAMPLE, NEW } from './layout.examples';
 import { ColumnPath, RowPath } from '../params/layout-paths.params';
 import { NodeController, NodeRoutes } from './node-routes';
 

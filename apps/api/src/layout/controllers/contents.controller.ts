@@ -7,8 +7,8 @@ import {
   ContentResponse,
   UpdateContentDto,
 } from '@layout/contracts';
-import { ApiProtected } from '../../common/openapi/decorators';
-import { CONTENT_EXAMPLE, NEW } from '../../common/openapi/examples';
+import { ApiProtected } from '../../openapi/decorators';
+import { CONTENT_EXAMPLE, NEW } from './layout.examples';
 import { ColumnPath, ContentPath } from '../params/layout-paths.params';
 import { NodeController, NodeRoutes } from './node-routes';
 

@@ -14,7 +14,7 @@ import {
   ApiProblems,
   ApiProtected,
   BODY_PROBLEMS,
-} from '../../common/openapi/decorators';
+} from '../../openapi/decorators';
 import { ProjectPath } from '../params/layout-paths.params';
 import { EventsService } from '../services/events.service';
 

@@ -1,6 +1,6 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { type DocumentedProblemKind } from '../../common/openapi/problems';
+import { type DocumentedProblemKind } from '../../openapi/problems';
 import {
   ApiChangedResponse,
   ApiCreatedJsonResponse,
@@ -11,7 +11,7 @@ import {
   ApiProblems,
   ApiTaggedRead,
   BODY_PROBLEMS,
-} from '../../common/openapi/decorators';
+} from '../../openapi/decorators';
 
 // The OpenAPI description of each kind of operation on a node of the tree, the same at every
 // level: a controller says only what differs (its texts, its DTOs, its examples and the problems

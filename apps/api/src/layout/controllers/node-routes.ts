@@ -10,7 +10,7 @@ import {
   type Type,
 } from '@nestjs/common';
 import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
-import { ConditionalWrite } from '../../common/decorators/conditional-write.decorator';
+import { ConditionalWrite } from './conditional-write.decorator';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { Idempotency, type IdempotencyRequest } from '../../common/http/idempotency';
 import { Conditions, type RequestConditions } from '../../common/http/request-conditions';

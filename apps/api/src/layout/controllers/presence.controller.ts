@@ -5,14 +5,14 @@ import { type AuthenticatedAccount } from '../../common/auth/authenticated-accou
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { Conditions, type RequestConditions } from '../../common/http/request-conditions';
 import { type Representation } from '../../common/http/representation';
-import { PRESENCE_EXAMPLE } from '../../common/openapi/examples';
+import { PRESENCE_EXAMPLE } from './layout.examples';
 import {
   ApiNoContentResponse,
   ApiProblems,
   ApiProtected,
   ApiTaggedRead,
   BODY_PROBLEMS,
-} from '../../common/openapi/decorators';
+} from '../../openapi/decorators';
 import { ProjectPath } from '../params/layout-paths.params';
 import { PresenceService } from '../services/presence.service';
 

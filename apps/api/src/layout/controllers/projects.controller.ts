@@ -33,7 +33,7 @@ import {
   UpdateProjectDto,
 } from '@layout/contracts';
 import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
-import { ConditionalWrite } from '../../common/decorators/conditional-write.decorator';
+import { ConditionalWrite } from './conditional-write.decorator';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { Conditions, type RequestConditions } from '../../common/http/request-conditions';
 import { Idempotency, type IdempotencyRequest } from '../../common/http/idempotency';
@@ -48,8 +48,8 @@ import {
   ApiProtected,
   ApiTaggedRead,
   BODY_PROBLEMS,
-} from '../../common/openapi/decorators';
-import { NEW, PROJECT_EXAMPLE, PROJECT_SUMMARY_EXAMPLE } from '../../common/openapi/examples';
+} from '../../openapi/decorators';
+import { NEW, PROJECT_EXAMPLE, PROJECT_SUMMARY_EXAMPLE } from './layout.examples';
 import { ProjectPath } from '../params/layout-paths.params';
 import { ProjectsService } from '../services/projects.service';
 

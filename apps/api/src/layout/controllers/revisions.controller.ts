@@ -11,7 +11,7 @@ import {
   RevisionResponse,
 } from '@layout/contracts';
 import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
-import { ConditionalWrite } from '../../common/decorators/conditional-write.decorator';
+import { ConditionalWrite } from './conditional-write.decorator';
 import { CurrentAccount } from '../../common/decorators/current-account.decorator';
 import { Conditions, type RequestConditions } from '../../common/http/request-conditions';
 import { type Representation } from '../../common/http/representation';
@@ -22,8 +22,8 @@ import {
   ApiProtected,
   ApiTaggedRead,
   BODY_PROBLEMS,
-} from '../../common/openapi/decorators';
-import { PROJECT_EXAMPLE, REVISION_EXAMPLES } from '../../common/openapi/examples';
+} from '../../openapi/decorators';
+import { PROJECT_EXAMPLE, REVISION_EXAMPLES } from './layout.examples';
 import { ProjectPath } from '../params/layout-paths.params';
 import { RevisionPath } from '../params/revision-path.params';
 import { HistoryService } from '../services/history.service';

@@ -7,8 +7,8 @@ import {
   RowResponse,
   UpdateRowDto,
 } from '@layout/contracts';
-import { ApiProtected } from '../../common/openapi/decorators';
-import { NEW, ROW_EXAMPLE } from '../../common/openapi/examples';
+import { ApiProtected } from '../../openapi/decorators';
+import { NEW, ROW_EXAMPLE } from './layout.examples';
 import { BlockPath, RowPath } from '../params/layout-paths.params';
 import { NodeController, NodeRoutes } from './node-routes';
 

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { type DatabaseNotifications } from '../../database/notifications';
+import { type DatabaseNotifications } from '../../notifications/notifications';
 import { ChangeAnnouncer } from './change-announcer';
 import { CHANGES_CHANNEL } from './change-feed';
 

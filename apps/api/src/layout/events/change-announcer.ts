@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { outsideAnyRequest } from '../../common/logging/request-context';
-import { DatabaseNotifications } from '../../database/notifications';
+import { DatabaseNotifications } from '../../notifications/notifications';
 import { CHANGES_CHANNEL } from './change-feed';
 
 /** The channel on which a change of a project's presence is announced: its id (PresenceFeed). */

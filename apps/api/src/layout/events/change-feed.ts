@@ -12,8 +12,8 @@ import {
   readRevocation,
   revokes,
   TOKEN_REVOCATIONS_CHANNEL,
-} from '../../common/auth/token-revocations';
-import { DatabaseNotifications, type Unsubscribe } from '../../database/notifications';
+} from '../../accounts/token-revocations';
+import { DatabaseNotifications, type Unsubscribe } from '../../notifications/notifications';
 import { MEMBERSHIPS_CHANNEL, names, readMembershipNotice } from '../../members/membership-notices';
 import { Metrics } from '../../metrics/metrics';
 import { EventsRepository } from '../repositories/events.repository';
@@ -158,6 +158,8 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
    * watcher's); until it closes.
    */
   add(stream: EventStream): void {
+    const watcher = this.watcher;
+    if (!watcher) throw new Error('ChangeFeed: a stream joined before anything watches them');
     const { projectId } = stream.owner;
     let feed = this.feeds.get(projectId);
     if (!feed) {
@@ -175,8 +177,7 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
       }
       this.release(stream);
     });
-    if (this.watcher) this.watcher.joined(stream);
-    else throw new Error('ChangeFeed: a stream joined before anything watches the streams');
+    watcher.joined(stream);
   }
 
   private notified(payload: string): void {

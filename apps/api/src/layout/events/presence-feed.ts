@@ -8,7 +8,7 @@ import {
 import { outsideAnyRequest } from '../../common/logging/request-context';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Database } from '../../database/database';
-import { DatabaseNotifications, type Unsubscribe } from '../../database/notifications';
+import { DatabaseNotifications, type Unsubscribe } from '../../notifications/notifications';
 import { MEMBERSHIPS_CHANNEL, readMembershipNotice } from '../../members/membership-notices';
 import { type Presence, PresenceRepository } from '../repositories/presence.repository';
 import { PRESENCE_CHANNEL, PresenceAnnouncer } from './change-announcer';

@@ -1,4 +1,4 @@
-import { type NodeValues } from './nodes.repository';
+import { type NodeValues } from './node-values';
 import { levelsBeneath, subtreeParam } from './sql/new-subtree.sql';
 import { type ChildLevel, TREE_LEVELS, type TreeLevel } from './sql/tree-levels';
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { type BlockStyle, type ContentStyle, type ContentType } from '@layout/contracts';
 import { type SqlStatement } from '../../database/sql-statement';
 import { type Pending } from '../../database/unit-of-work';
-import { type ContentData, type ContentRecord, type ContentWrite } from '../layout.records';
+import { type ContentRecord, type ContentWrite } from '../layout.records';
 import { type LockedRound } from '../locked-round';
+import { type FoundNode, type NodeChanges, type NodeValues } from './node-values';
 import {
   type ColumnScope,
   type LevelScopes,
@@ -40,22 +40,6 @@ import {
   type UpdatedNode,
   updatedNode,
 } from './written-node';
-
-/** What a node of each level stores besides its id, parent and place (TREE_LEVELS' members). */
-export interface NodeValues {
-  block: { description: string; style: BlockStyle };
-  row: { description: string };
-  column: { size: number };
-  content: { type: ContentType; style: ContentStyle; data: ContentData };
-}
-
-/** What an update sets: each member given, or null to keep it. */
-export type NodeChanges<L extends ChildLevel> = {
-  [K in keyof NodeValues[L]]: NodeValues[L][K] | null;
-};
-
-/** A node's members as stored, with its revision, read under the lock for an update's rules. */
-export type FoundNode<L extends ChildLevel> = NodeValues[L] & { revision: number };
 
 /**
  * Where a placement puts a node, and how it finds it (see placeNodeStatement): a node on the

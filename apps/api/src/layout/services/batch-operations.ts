@@ -1,5 +1,6 @@
 import {
   type BatchOperationDto,
+  isObjectValue,
   CreateBlockDto,
   CreateColumnDto,
   CreateContentDto,
@@ -146,8 +147,9 @@ export function resolvedIds(
 }
 
 /**
- * Resolves the `$<ref>` ids of a body: the parent that a move or a copy names, and the `_id`s
- * of a column's contents.
+ * Resolves the `$<ref>` ids of a body as sent (before its validation, which may drop a member
+ * the operation ignores): the parent that a move or a copy names, and the `_id`s of a column's
+ * contents.
  */
 export function resolveBodyRefs(
   level: ChildLevel,
@@ -162,8 +164,8 @@ export function resolveBodyRefs(
   }
   const contents = body.contents;
   if (!Array.isArray(contents)) return;
-  contents.forEach((element: Record<string, unknown>, index) => {
-    if (typeof element._id === 'string') {
+  contents.forEach((element: unknown, index) => {
+    if (isObjectValue(element) && typeof element._id === 'string') {
       element._id = refs.resolve(element._id, `${pointer}/contents/${index}/_id`);
     }
   });

@@ -1,13 +1,12 @@
 import { jest } from '@jest/globals';
 import { type BatchOperationDto } from '@layout/contracts';
 import {
-  BatchOperationFailedError,
   LimitExceededError,
   PreconditionFailedError,
   RequestValidationError,
   ResourceNotFoundError,
-  RowWidthExceededError,
 } from '../../common/errors';
+import { BatchOperationFailedError, RowWidthExceededError } from '../errors';
 import { RequestConditions } from '../../common/http/request-conditions';
 import { Representation } from '../../common/http/representation';
 import { type Step } from '../../database/unit-of-work';

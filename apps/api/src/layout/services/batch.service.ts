@@ -6,7 +6,8 @@ import {
   validateBody,
 } from '@layout/contracts';
 import { AssetNames } from '../../assets/asset-names';
-import { BatchOperationFailedError, RequestValidationError } from '../../common/errors';
+import { RequestValidationError } from '../../common/errors';
+import { BatchOperationFailedError } from '../errors';
 import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { RequestConditions } from '../../common/http/request-conditions';
 import { Representation } from '../../common/http/representation';
@@ -116,11 +117,17 @@ export class BatchService {
     if (kind === 'delete') {
       return ran(status, this.writes.delete(level, path as LevelScopes[ChildLevel], conditions));
     }
-    const checked = await validateBody(OPERATION_BODIES[level][kind], operation.body);
+    // The body as the operation alone would send it: each `$<ref>` it names resolved first, so
+    // that a ref is checked wherever it stands, even in a member the operation ignores.
+    const sent =
+      operation.body === undefined
+        ? undefined
+        : (JSON.parse(JSON.stringify(operation.body)) as Record<string, unknown>);
+    if (sent !== undefined) resolveBodyRefs(level, sent, refs, `${pointer}/body`);
+    const checked = await validateBody(OPERATION_BODIES[level][kind], sent);
     if (!checked.ok) throw new RequestValidationError(checked.errors);
     const body = checked.value as Record<string, unknown>;
     await this.assets.assertNameable(scope.accountId, body);
-    resolveBodyRefs(level, body, refs, `${pointer}/body`);
     const made = newNodeId();
     if (operation.ref !== undefined) refs.define(operation.ref, made);
     return ran(status, this.workOf(kind, level, path, body, conditions, made));

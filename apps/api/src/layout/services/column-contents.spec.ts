@@ -1,10 +1,7 @@
 import { jest } from '@jest/globals';
 import { type ColumnContentDto, DEFAULT_CONTENT_STYLE } from '@layout/contracts';
-import {
-  ContentTooLargeError,
-  LimitExceededError,
-  RequestValidationError,
-} from '../../common/errors';
+import { LimitExceededError, RequestValidationError } from '../../common/errors';
+import { ContentTooLargeError } from '../errors';
 import { ContentComposer } from '../content/content-composer';
 import { type ContentRecord } from '../layout.records';
 import { OVERSIZED } from '../../../../../test/support/layout-service-fakes';

@@ -5,7 +5,8 @@ import {
   EVENT_TICKET_TTL_SECONDS,
   type EventTicketResponse,
 } from '@layout/contracts';
-import { AuthenticationRequiredError, TooManyStreamsError } from '../../common/errors';
+import { AuthenticationRequiredError } from '../../common/errors';
+import { TooManyStreamsError } from '../errors';
 import { type EventSink } from '../../common/http/event-stream-response';
 import { Representation } from '../../common/http/representation';
 import { SerializedJson } from '../../common/json/serialized-json';

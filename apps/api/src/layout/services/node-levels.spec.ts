@@ -1,10 +1,7 @@
 import { jest } from '@jest/globals';
 import { BlockStyleDto, DEFAULT_BLOCK_STYLE, DEFAULT_CONTENT_STYLE } from '@layout/contracts';
-import {
-  ContentTooLargeError,
-  LimitExceededError,
-  RowWidthExceededError,
-} from '../../common/errors';
+import { LimitExceededError } from '../../common/errors';
+import { ContentTooLargeError, RowWidthExceededError } from '../errors';
 import { ContentComposer } from '../content/content-composer';
 import { OVERSIZED } from '../../../../../test/support/layout-service-fakes';
 import { LEVELS } from './node-levels';

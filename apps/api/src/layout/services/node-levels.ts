@@ -31,11 +31,7 @@ import {
 } from '@layout/contracts';
 import { ContentComposer } from '../content/content-composer';
 import { definedMembers } from '../content/defined-members';
-import {
-  type FoundNode,
-  type NodeChanges,
-  type NodeValues,
-} from '../repositories/nodes.repository';
+import { type FoundNode, type NodeChanges, type NodeValues } from '../repositories/node-values';
 import { type ChildLevel } from '../repositories/sql/tree-levels';
 import { assertFitsInRow } from './row-width';
 import { assertContentData, assertWithinCount } from './tree-limits';

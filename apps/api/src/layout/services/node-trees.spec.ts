@@ -1,12 +1,6 @@
 import { DEFAULT_BLOCK_STYLE, DEFAULT_CONTENT_STYLE } from '@layout/contracts';
-import {
-  ContentTooLargeError,
-  DomainError,
-  LimitExceededError,
-  RefusedMemberError,
-  ResourceNotFoundError,
-  RowWidthExceededError,
-} from '../../common/errors';
+import { DomainError, LimitExceededError, ResourceNotFoundError } from '../../common/errors';
+import { ContentTooLargeError, RefusedMemberError, RowWidthExceededError } from '../errors';
 import { A_NEW_ID, OVERSIZED } from '../../../../../test/support/layout-service-fakes';
 import { SORT_KEY_GAP, type TreeLevel } from '../repositories/sql/tree-levels';
 import { assertWithin, plannedSubtree } from './node-trees';

@@ -5,24 +5,22 @@ import {
   ROW_WIDTH,
   ROWS_PER_BLOCK_MAX,
 } from '@layout/contracts';
-import {
-  DomainError,
-  LimitExceededError,
-  RefusedMemberError,
-  RowWidthExceededError,
-} from '../../common/errors';
+import { DomainError, LimitExceededError } from '../../common/errors';
+import { RefusedMemberError, RowWidthExceededError } from '../errors';
 import { type NewNodes, type NewSubtree } from '../repositories/new-subtree';
-import { type NodeValues } from '../repositories/nodes.repository';
+import { type NodeValues } from '../repositories/node-values';
 import { type ChildLevel, SORT_KEY_GAP, type TreeLevel } from '../repositories/sql/tree-levels';
 import { newNodeId } from './body-ids';
 import { LEVELS } from './node-levels';
 
-/** How many children a node of each level holds at most, as a tree is checked. */
-const MOST_CHILDREN: Record<ChildLevel, { max: number; container: string }> = {
+/**
+ * How many children a node of each level holds at most, as a tree is checked; a row's columns
+ * are held by its width instead, as when they are created one by one.
+ */
+const MOST_CHILDREN: Record<ChildLevel, { max: number; container: string } | undefined> = {
   block: { max: BLOCKS_PER_PROJECT_MAX, container: 'A project' },
   row: { max: ROWS_PER_BLOCK_MAX, container: 'A block' },
-  // A row's width allows 12 columns at the most; that rule says it.
-  column: { max: ROW_WIDTH, container: 'A row' },
+  column: undefined,
   content: { max: CONTENTS_PER_COLUMN_MAX, container: 'A column' },
 };
 
@@ -58,9 +56,9 @@ function plantChildren(
   let width = 0;
   elements.forEach((element: Element, index) => {
     const at = `${pointer}/${member}/${index}`;
-    const { max, container } = MOST_CHILDREN[child];
-    if (index >= max) {
-      refuse(at, new LimitExceededError(max, `${container} holds at most ${max}`));
+    const most = MOST_CHILDREN[child];
+    if (most !== undefined && index >= most.max) {
+      refuse(at, new LimitExceededError(most.max, `${most.container} holds at most ${most.max}`));
     }
     subtree.nodes += 1;
     if (subtree.nodes > DUPLICATE_NODES_MAX) {

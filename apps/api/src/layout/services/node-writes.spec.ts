@@ -6,13 +6,11 @@ import {
   DEFAULT_CONTENT_STYLE,
 } from '@layout/contracts';
 import {
-  ContentTooLargeError,
   LimitExceededError,
   PreconditionFailedError,
-  RefusedMemberError,
   RequestValidationError,
-  RowWidthExceededError,
 } from '../../common/errors';
+import { ContentTooLargeError, RefusedMemberError, RowWidthExceededError } from '../errors';
 import { RequestConditions } from '../../common/http/request-conditions';
 import { ContentComposer } from '../content/content-composer';
 import { type ContentRecord } from '../layout.records';

@@ -7,11 +7,8 @@ import { pathOf, pathUnder } from '../layout.paths';
 import { type LevelScopes, type ParentScope } from '../layout.scopes';
 import { nodeTag } from '../layout.tags';
 import { type LockedRound } from '../locked-round';
-import {
-  type NodeChanges,
-  NodesRepository,
-  type Placement,
-} from '../repositories/nodes.repository';
+import { type NodeChanges } from '../repositories/node-values';
+import { NodesRepository, type Placement } from '../repositories/nodes.repository';
 import { type ChildLevel, parentOf, TREE_LEVELS } from '../repositories/sql/tree-levels';
 import { newNodeId, parentIdOf } from './body-ids';
 import { ColumnContents } from './column-contents';

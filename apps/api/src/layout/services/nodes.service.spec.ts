@@ -1,12 +1,8 @@
 import { jest } from '@jest/globals';
 import { type Metrics } from '../../metrics/metrics';
 import { DEFAULT_CONTENT_STYLE } from '@layout/contracts';
-import {
-  ContentTooLargeError,
-  LimitExceededError,
-  RefusedMemberError,
-  RequestValidationError,
-} from '../../common/errors';
+import { LimitExceededError, RequestValidationError } from '../../common/errors';
+import { ContentTooLargeError, RefusedMemberError } from '../errors';
 import { RequestConditions } from '../../common/http/request-conditions';
 import { loadConfig } from '../../config/load-config';
 import { type Database } from '../../database/database';

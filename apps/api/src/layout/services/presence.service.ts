@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type PresenceResponse, type SetPresenceDto } from '@layout/contracts';
-import { ForbiddenByRoleError, RequestValidationError } from '../../common/errors';
+import { RequestValidationError } from '../../common/errors';
+import { ForbiddenByRoleError } from '../../members/errors';
 import { digestTag } from '../../common/http/entity-tags';
 import { type RequestConditions } from '../../common/http/request-conditions';
 import { Representation } from '../../common/http/representation';

@@ -4,11 +4,10 @@ import {
   AuthenticationRequiredError,
   LimitExceededError,
   PreconditionFailedError,
-  RefusedMemberError,
   RequestValidationError,
   ResourceNotFoundError,
-  RowWidthExceededError,
 } from '../../common/errors';
+import { RefusedMemberError, RowWidthExceededError } from '../errors';
 import { RequestConditions } from '../../common/http/request-conditions';
 import { type Database } from '../../database/database';
 import { type Work } from '../../database/unit-of-work';

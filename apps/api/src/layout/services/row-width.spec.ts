@@ -1,5 +1,5 @@
 import { ROW_WIDTH } from '@layout/contracts';
-import { RowWidthExceededError } from '../../common/errors';
+import { RowWidthExceededError } from '../errors';
 import { assertFitsInRow } from './row-width';
 
 function thrownBy(check: () => void): unknown {

@@ -1,5 +1,5 @@
 import { ROW_WIDTH } from '@layout/contracts';
-import { RowWidthExceededError } from '../../common/errors';
+import { RowWidthExceededError } from '../errors';
 
 /** The sizes of a row's columns add up to at most 12. */
 export function assertFitsInRow(othersWidth: number, size: number): void {

@@ -1,5 +1,6 @@
 import { CONTENT_DATA_MAX_BYTES, PROJECT_TREE_MAX_BYTES } from '@layout/contracts';
-import { ContentTooLargeError, LimitExceededError } from '../../common/errors';
+import { LimitExceededError } from '../../common/errors';
+import { ContentTooLargeError } from '../errors';
 import { assertContentData, assertTreeWithin, assertWithinCount } from './tree-limits';
 
 const MiB = 1024 * 1024;

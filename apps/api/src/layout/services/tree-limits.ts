@@ -3,7 +3,8 @@ import {
   DUPLICATE_NODES_MAX,
   PROJECT_TREE_MAX_BYTES,
 } from '@layout/contracts';
-import { ContentTooLargeError, LimitExceededError } from '../../common/errors';
+import { LimitExceededError } from '../../common/errors';
+import { ContentTooLargeError } from '../errors';
 
 // The contract's limits on what one account may store. The counts are checked after the write
 // statement, which reports them as they are under the project's lock: a refused write rolls back.

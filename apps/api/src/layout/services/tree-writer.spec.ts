@@ -1,11 +1,8 @@
 import { loadConfig } from '../../config/load-config';
 import { type ChangeAnnouncer } from '../events/change-announcer';
 import { jest } from '@jest/globals';
-import {
-  ForbiddenByRoleError,
-  PreconditionFailedError,
-  ResourceNotFoundError,
-} from '../../common/errors';
+import { PreconditionFailedError, ResourceNotFoundError } from '../../common/errors';
+import { ForbiddenByRoleError } from '../../members/errors';
 import { Representation } from '../../common/http/representation';
 import { SerializedJson } from '../../common/json/serialized-json';
 import { type Database } from '../../database/database';

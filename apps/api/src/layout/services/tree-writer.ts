@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { hasRole } from '@layout/contracts';
-import { ForbiddenByRoleError } from '../../common/errors';
+import { ForbiddenByRoleError } from '../../members/errors';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { type IdempotencyRequest } from '../../common/http/idempotency';
 import { Representation } from '../../common/http/representation';

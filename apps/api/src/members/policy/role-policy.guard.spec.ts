@@ -1,9 +1,10 @@
 import { type ExecutionContext } from '@nestjs/common';
 import { jest } from '@jest/globals';
 import { type ProjectRole } from '@layout/contracts';
-import { ForbiddenByRoleError, ResourceNotFoundError } from '../../common/errors';
+import { ResourceNotFoundError } from '../../common/errors';
+import { ForbiddenByRoleError } from '../errors';
 import { type ProjectRoles } from '../project-roles';
-import { accessOf, leastRoleOf, OPERATION_POLICY } from './operation-policy';
+import { accessOf, leastRoleOf, OPERATION_POLICY } from '../../common/policy/operation-policy';
 import { RolePolicyGuard } from './role-policy.guard';
 import { documentedTemplate } from './route-template';
 

@@ -2,10 +2,11 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { type FastifyRequest } from 'fastify';
 import { hasRole } from '@layout/contracts';
 import { type AuthenticatedAccount } from '../../common/auth/authenticated-account';
-import { ForbiddenByRoleError, ResourceNotFoundError } from '../../common/errors';
+import { ResourceNotFoundError } from '../../common/errors';
+import { ForbiddenByRoleError } from '../errors';
 import { RESOURCE_ID } from '../../common/pipes/resource-id';
 import { ProjectRoles } from '../project-roles';
-import { accessOf, leastRoleOf } from './operation-policy';
+import { accessOf, leastRoleOf } from '../../common/policy/operation-policy';
 import { documentedTemplate } from './route-template';
 
 /** A request as the bearer token's guard leaves it. */

@@ -13,7 +13,7 @@ import {
   ApiProtected,
   ApiTaggedRead,
   BODY_PROBLEMS,
-} from '../../common/openapi/decorators';
+} from '../../openapi/decorators';
 import { ProjectPath } from '../../layout/params/layout-paths.params';
 import { SHARE_LINK_EXAMPLE } from './link-examples';
 import { LinkPath } from './link-path.params';
