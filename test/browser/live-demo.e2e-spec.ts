@@ -236,19 +236,7 @@ describeWithChromium('the live demo, in two browser pages', () => {
         pages.flatMap((demo) => demo.log.filter((line) => line.includes('page error'))),
       ).toEqual([]);
     } catch (error) {
-      for (const demo of pages) {
-        await demo.page
-          .screenshot({
-            path: join(ARTIFACTS, `live-demo-failure-${demo.name}.png`),
-            fullPage: true,
-          })
-          .catch(() => undefined);
-      }
-      const log = pages.flatMap((demo) => demo.log);
-      if (error instanceof Error && log.length > 0) {
-        error.message += `\n\nThe browser reported:\n${log.join('\n')}`;
-      }
-      throw error;
+      throw await failedIn(pages, 'live-demo-failure', error);
     } finally {
       for (const demo of pages) await demo.context.close();
     }
@@ -324,23 +312,28 @@ describeWithChromium('the live demo, in two browser pages', () => {
         pages.flatMap((demo) => demo.log.filter((line) => line.includes('page error'))),
       ).toEqual([]);
     } catch (error) {
-      for (const demo of pages) {
-        await demo.page
-          .screenshot({
-            path: join(ARTIFACTS, `live-demo-presence-failure-${demo.name}.png`),
-            fullPage: true,
-          })
-          .catch(() => undefined);
-      }
-      const log = pages.flatMap((demo) => demo.log);
-      if (error instanceof Error && log.length > 0) {
-        error.message += `\n\nThe browser reported:\n${log.join('\n')}`;
-      }
-      throw error;
+      throw await failedIn(pages, 'live-demo-presence-failure', error);
     } finally {
       for (const demo of pages) await demo.context.close();
     }
   }, 180_000);
+
+  /**
+   * A test's failure, with a screenshot of each page (`<prefix>-<name>.png`) and what the
+   * browser reported added to its message.
+   */
+  async function failedIn(pages: DemoPage[], prefix: string, error: unknown): Promise<unknown> {
+    for (const demo of pages) {
+      await demo.page
+        .screenshot({ path: join(ARTIFACTS, `${prefix}-${demo.name}.png`), fullPage: true })
+        .catch(() => undefined);
+    }
+    const log = pages.flatMap((demo) => demo.log);
+    if (error instanceof Error && log.length > 0) {
+      error.message += `\n\nThe browser reported:\n${log.join('\n')}`;
+    }
+    return error;
+  }
 
   /** One picture of the pages side by side, each under its name. */
   async function screenshotSideBySide(pages: DemoPage[], path: string): Promise<void> {
