@@ -13,10 +13,6 @@ export const ADDED_MEMBER_ROLES = ['editor', 'viewer'] as const;
 
 export type AddedMemberRole = (typeof ADDED_MEMBER_ROLES)[number];
 
-export function isProjectRole(value: unknown): value is ProjectRole {
-  return typeof value === 'string' && (PROJECT_ROLES as readonly string[]).includes(value);
-}
-
 /** Whether `role` may do what `least` may (an owner all an editor may, an editor a viewer's). */
 export function hasRole(role: ProjectRole, least: ProjectRole): boolean {
   return PROJECT_ROLES.indexOf(role) >= PROJECT_ROLES.indexOf(least);
