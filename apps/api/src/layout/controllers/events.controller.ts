@@ -20,8 +20,10 @@ import { EventsService } from '../services/events.service';
 
 const STREAM_EXAMPLE =
   'retry: 1000\n\n' +
+  'event: presence\ndata: {"present":[{"account":{"_id":"…","username":"ada"},' +
+  '"location":"/projects/…/blocks/…","state":"editing","since":"2026-11-22T10:20:00.000Z"}]}\n\n' +
   'id: 42\nevent: change\ndata: {"revision":42,"operation":"content.update",' +
-  '"path":"/projects/…/contents/…","etag":"\\"r42\\""}\n\n' +
+  '"path":"/projects/…/contents/…","etag":"\\"r42\\"","author":{"_id":"…","username":"ada"}}\n\n' +
   ': keep-alive\n\n';
 
 @ApiTags('history')
@@ -38,15 +40,19 @@ export class EventsController {
     description:
       "A `text/event-stream` of the project's committed revisions, in order, as they commit on " +
       'any instance: `id: <revision>`, `event: change`, `data: {"revision", "operation", ' +
-      '"path", "etag"}`. A client that reconnects with `Last-Event-ID: <n>` (or ' +
+      '"path", "etag", "author"}` (`author`: `{"_id", "username"}`, `null` once deleted). Its ' +
+      'first event, and one whenever who is present changes on any instance, is `event: ' +
+      'presence` without `id:`, `data` as `GET /projects/<p>/presence` answers it. A client that reconnects with `Last-Event-ID: <n>` (or ' +
       '`?lastEventId=<n>`) first receives every kept revision after `n`, then the live ones; ' +
       'if some are no longer kept it receives one `event: reset` (with `data: {"revision", ' +
       '"etag"}`): reload the project. No revision is skipped, repeated or reordered. A comment ' +
       'line comes at least every 15 s. An account has at most 10 streams open (429 beyond). ' +
       "Authenticate with the bearer token, or, from a browser's `EventSource`, with a ticket " +
       'from `POST /projects/<p>/events/tickets` as `?ticket=`. A client that does not read is ' +
-      'cut off; the stream ends when the service shuts down (reconnect), and when the token ' +
-      'that opened it, or asked for its ticket, is revoked.',
+      'cut off; the stream ends when the service shuts down (reconnect), when the token that ' +
+      "opened it, or asked for its ticket, is revoked, and when its account's membership of the " +
+      'project ends. A ticket that is unknown, malformed, used, expired or of another project ' +
+      'answers 401.',
   })
   @ApiHeader({
     name: 'Last-Event-ID',
