@@ -82,10 +82,12 @@ export class GroupTransaction {
           if (this.again.length === 0 && this.group.close()) break;
           continue;
         }
-        // The oldest start's outcome, or a new unit to pipeline behind the others meanwhile.
+        // The oldest start's outcome, or new units to pipeline behind the others meanwhile:
+        // all that join in this turn of the event loop (the requests read together), so that
+        // they leave in one write instead of waking PostgreSQL once each.
         const settled = await Promise.race([
           oldest.outcome,
-          ...(this.mayStartAnother() ? [this.group.untilJoined().then(() => undefined)] : []),
+          ...(this.mayStartAnother() ? [this.group.untilJoined().then(endOfTurn)] : []),
         ]);
         if (settled !== undefined && this.started[0] === oldest) await this.settle(oldest, settled);
       }
@@ -184,6 +186,11 @@ export class GroupTransaction {
     // COMMIT of a transaction that an error aborted answers ROLLBACK.
     if (committed.command !== 'COMMIT') throw new Error('COMMIT rolled the transaction back');
   }
+}
+
+/** Resolves once this turn of the event loop has run its I/O callbacks (setImmediate). */
+function endOfTurn(): Promise<undefined> {
+  return new Promise((resolve) => setImmediate(() => resolve(undefined)));
 }
 
 /** The work's outcome, never rejected; a work that throws at once is an outcome too. */
