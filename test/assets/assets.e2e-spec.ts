@@ -302,6 +302,18 @@ describe('GET /assets/<id>', () => {
 });
 
 describe('assets named by contents and styles', () => {
+  it('counts an account’s asset calls against its budget, and not the bytes a page loads', async () => {
+    const created = await upload(await image('png', 8, 8, 8), 'image/png');
+    expect(created.status).toBe(201);
+    expect(created.headers['ratelimit-policy']).toBe('"account";q=1000000;w=60');
+    const listed = await api.get('/assets', { token });
+    expect(listed.headers['ratelimit-policy']).toBe('"account";q=1000000;w=60');
+    const read = await fetch(`${api.baseUrl}${created.body.url}`);
+    expect(read.status).toBe(200);
+    expect(read.headers.get('ratelimit-policy')).toBeNull();
+    expect(read.headers.get('ratelimit')).toBeNull();
+  });
+
   it('lets a writer name its own assets, refuses others', async () => {
     const { body: mine } = await upload(await image('png', 12, 12, 11), 'image/png');
     const other = await api.newAccount('assets-other');

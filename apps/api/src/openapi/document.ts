@@ -192,12 +192,14 @@ const RATE_LIMIT_POLICY: HeaderObject = {
 
 /**
  * The headers every response of the operation carries, or may: `X-Request-Id` always, the
- * RateLimit fields on every route the budgets count (all but health).
+ * RateLimit fields on every operation the budgets count: all that take a token, and the public
+ * ones but health and an asset's bytes.
  */
-function commonHeaders(path: string): Record<string, HeaderObject> {
+function commonHeaders(path: string, operation: OperationObject): Record<string, HeaderObject> {
+  const takesToken = (operation.security?.length ?? 0) > 0;
   return {
     'X-Request-Id': REQUEST_ID,
-    ...(isUnlimitedRoute(path)
+    ...(!takesToken && isUnlimitedRoute(path)
       ? {}
       : { RateLimit: RATE_LIMIT, 'RateLimit-Policy': RATE_LIMIT_POLICY }),
   };
@@ -266,7 +268,7 @@ function completeOperations(document: OpenAPIObject): void {
         // operations, whose headers differ.
         const headers: Record<string, HeaderObject | ReferenceObject> = {
           ...response.headers,
-          ...commonHeaders(path),
+          ...commonHeaders(path, operation),
           ...(caching ? { 'Cache-Control': caching } : {}),
         };
         operation.responses[status] = { ...response, headers };
