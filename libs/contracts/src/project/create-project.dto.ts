@@ -33,7 +33,7 @@ export class CreateProjectDto {
   updatedAt?: string;
 
   /** Ignored: the caller owns the project it creates. */
-  @ReadMember({ type: 'string' })
+  @ReadMember({ type: 'string', readOnly: true })
   role?: string;
 
   /** The project's blocks, in order (at most 500), each with everything in it. */

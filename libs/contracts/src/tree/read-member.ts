@@ -18,16 +18,16 @@ export function ReadMember(schema: SchemaHint): PropertyDecorator {
 }
 
 /** An id, as a read shows it. */
-export const READ_ID: SchemaHint = { type: 'string' };
+export const READ_ID: SchemaHint = { type: 'string', readOnly: true };
 /** A time, as a read shows it. */
-export const READ_TIME: SchemaHint = { type: 'string', format: 'date-time' };
+export const READ_TIME: SchemaHint = { type: 'string', format: 'date-time', readOnly: true };
 
 /** What a read adds to a node of any level (a project's `role` aside). */
 const READ_MEMBERS: Readonly<Record<string, SchemaHint>> = {
   _id: READ_ID,
   createdAt: READ_TIME,
   updatedAt: READ_TIME,
-  revision: { type: 'integer' },
+  revision: { type: 'integer', readOnly: true },
 };
 
 /**

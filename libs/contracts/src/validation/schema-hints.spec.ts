@@ -30,28 +30,28 @@ describe('schema hints', () => {
     });
     // Part three: a project's create takes its blocks, and the members a read adds (ignored).
     expect(schemaHintsOf(CreateProjectDto)).toEqual({
-      _id: { type: 'string' },
+      _id: { type: 'string', readOnly: true },
       title: { type: 'string', minLength: 1, maxLength: 200 },
-      revision: { type: 'integer' },
-      createdAt: { type: 'string', format: 'date-time' },
-      updatedAt: { type: 'string', format: 'date-time' },
-      role: { type: 'string' },
+      revision: { type: 'integer', readOnly: true },
+      createdAt: { type: 'string', format: 'date-time', readOnly: true },
+      updatedAt: { type: 'string', format: 'date-time', readOnly: true },
+      role: { type: 'string', readOnly: true },
       blocks: { type: 'array' },
     });
   });
 
-  it('describes the members a read adds to each node of a tree, as a read shows them', () => {
+  it('describes the members a read adds to each node of a tree, as a read shows them, read-only', () => {
     expect(schemaHintsOf(BlockTreeDto)).toMatchObject({
-      _id: { type: 'string' },
-      createdAt: { type: 'string', format: 'date-time' },
-      updatedAt: { type: 'string', format: 'date-time' },
+      _id: { type: 'string', readOnly: true },
+      createdAt: { type: 'string', format: 'date-time', readOnly: true },
+      updatedAt: { type: 'string', format: 'date-time', readOnly: true },
       rows: { type: 'array' },
     });
-    expect(schemaHintsOf(RowTreeDto)).toMatchObject({ _id: { type: 'string' } });
-    expect(schemaHintsOf(ColumnTreeDto)).toMatchObject({ _id: { type: 'string' } });
-    expect(schemaHintsOf(ContentTreeDto)._id).toEqual({ type: 'string' });
+    expect(schemaHintsOf(RowTreeDto)).toMatchObject({ _id: { type: 'string', readOnly: true } });
+    expect(schemaHintsOf(ColumnTreeDto)).toMatchObject({ _id: { type: 'string', readOnly: true } });
+    expect(schemaHintsOf(ContentTreeDto)._id).toEqual({ type: 'string', readOnly: true });
     // A content's create is a content of a tree: a read's _id is accepted there too.
-    expect(schemaHintsOf(CreateContentDto)._id).toEqual({ type: 'string' });
+    expect(schemaHintsOf(CreateContentDto)._id).toEqual({ type: 'string', readOnly: true });
   });
 
   it('includes inherited members', () => {

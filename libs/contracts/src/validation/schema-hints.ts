@@ -31,6 +31,11 @@ export interface SchemaHint {
   readonly description?: string;
   /** The member may be `null` besides what the rest says (OpenAPI 3.0). */
   readonly nullable?: boolean;
+  /**
+   * A member that reads show and writes ignore (OpenAPI's `readOnly`): the explorer leaves it
+   * out of the bodies it proposes.
+   */
+  readonly readOnly?: boolean;
   readonly model?: () => Constructor<object>;
 }
 

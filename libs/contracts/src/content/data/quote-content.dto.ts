@@ -9,7 +9,10 @@ import type { QuoteItem } from './quote-item';
 
 /** The table of a quote: its columns (`fields`) and rows (`items`). */
 export class QuoteContentDto {
-  /** At most 20 fields with distinct ids. */
+  /**
+   * At most 20 fields with distinct ids.
+   * @example [{ "id": "name", "label": "Item", "show": true }, { "id": "quantity", "label": "Quantity", "show": true }, { "id": "price", "label": "Price", "show": true }]
+   */
   @MayBeOmitted()
   @ToInstancesOf(() => QuoteFieldDto)
   @NestedObjectList(QUOTE_FIELDS_MAX)
