@@ -1,4 +1,4 @@
-import { AsyncResource } from 'node:async_hooks';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { type Pool, type PoolClient } from 'pg';
 import { DatabaseUnavailableError, DomainError, WriteOutcomeUnknownError } from '../common/errors';
@@ -146,11 +146,13 @@ export class Database implements SqlSession {
 
   /** Queues `work` in its group's transaction, or opens one: see `transaction`. */
   private take<T>(work: Work<T>, group: string | undefined, traced?: TracedUnit): Promise<T> {
-    // A unit runs in its group's turn, its continuations too: bound to its own caller's async
+    // A unit runs in its group's turn, its continuations too: in its own caller's async
     // context (its request, which the log lines name).
-    const start = AsyncResource.bind((send: SendStatement, stopped: () => Error | undefined) =>
-      startWork(work, traced === undefined ? send : traced.noting(send), stopped),
-    );
+    const inCallersContext = AsyncLocalStorage.snapshot();
+    const start = (send: SendStatement, stopped: () => Error | undefined) =>
+      inCallersContext(() =>
+        startWork(work, traced === undefined ? send : traced.noting(send), stopped),
+      );
     const open = group === undefined ? undefined : this.groups.get(group);
     const joined = open?.takesMore() ? open.join(start) : undefined;
     if (joined) return joined;

@@ -9,6 +9,7 @@ import {
 } from '@layout/contracts';
 import { type ContentData, type ContentRecord, type ContentWrite } from '../layout.records';
 import { definedMembers } from './defined-members';
+import { plainJsonOf } from './plain-json';
 import { sanitizeTextHtml } from './html-sanitizer';
 
 /** A validated content body: create, update, or one element of a column's `contents`. */
@@ -64,8 +65,7 @@ export class ContentComposer {
 
   private normaliseData(type: ContentType, data: object): ContentData {
     // Exhaustive over ContentType: the compiler and the linter reject a missing case.
-    // structuredClone turns validated DTO instances into plain JSON-ready objects.
-    const plain = definedMembers(structuredClone(data) as ContentData);
+    const plain = plainJsonOf(data) as ContentData;
     switch (type) {
       case 'text':
         if (typeof plain.html === 'string') plain.html = sanitizeTextHtml(plain.html);
