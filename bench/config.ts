@@ -16,8 +16,8 @@ import { parseArgs } from 'node:util';
  * and restores beside the current read), `events-latency` (commit to event with 100 open
  * streams) and `events-rss` (one instance holding 1 000 streams); `batch` and the six from
  * `fairness` on are the service's alone (ALONE). `history` and `events` name their two. The
- * order is the run's: `batch` runs before `import`, whose 1 MiB trees leave the service's RSS
- * higher for the load scenarios after them. Then issue 50's: the reads by an editor who does
+ * order is the run's: `batch` runs before `import`; a paired scenario after one of
+ * ONE_OFF_PEAKS starts on a fresh service. Then issue 50's: the reads by an editor who does
  * not own the projects (`tree-editor`, `columns-editor`, `content-editor`, beside the
  * yardstick's reads), and, the service's alone, `presence-latency` (a `PUT …/presence` to its
  * event on 100 streams over 10 projects) and `member-removal` (a removal to the end of the
@@ -99,6 +99,14 @@ export const isEditorRead = (scenario: ScenarioName): scenario is EditorRead =>
 export const loadScenarioOf = (scenario: ScenarioName): ScenarioName =>
   isEditorRead(scenario) ? EDITOR_READS[scenario] : scenario;
 /** The scenarios measured on both servers. */
+/** The scenarios that hold one large piece of work at once; see ONE_OFF_PEAKS's use in run.ts. */
+export const ONE_OFF_PEAKS: ReadonlySet<ScenarioName> = new Set([
+  'assets',
+  'import',
+  'fairness',
+  'project-copy',
+]);
+
 export type PairedScenario = Exclude<ScenarioName, (typeof ALONE)[number]>;
 export const isPaired = (scenario: ScenarioName): scenario is PairedScenario =>
   !(ALONE as readonly string[]).includes(scenario);

@@ -145,7 +145,10 @@ export function renderReport(results: RunResults, changes: string | undefined): 
             'at most 10 000), so the imports are spread over one fresh account per connection, ' +
             'each request taking the next account with no import in flight, as a team’s editors ' +
             'import each their own; only 201 counts, its p99 is measured only, and every project ' +
-            'it made is deleted afterwards.',
+            'it made is deleted afterwards. A scenario against the yardstick that follows one ' +
+            'doing a single large piece of work (`assets`’ ten 10 MiB uploads, `import`’s ' +
+            '20 000-node tree, `fairness`’ 8 MiB answers, `project-copy`) starts on a fresh ' +
+            'service: V8 keeps the heap such a peak grew, and the peak RSS of a row is its own.',
         ]
       : ['No scenario against the yardstick ran (`--scenarios`).']),
     '',
