@@ -129,16 +129,29 @@ async function main() {
     return Promise.all(sent);
   };
 
+  // A statement that finds nothing to change answers without an error: count what was made.
+  const contentsOf = async (project: string) =>
+    Number(
+      (
+        await client.query<{ n: string }>(
+          'SELECT count(*) AS n FROM contents WHERE project_id = $1',
+          [project],
+        )
+      ).rows[0].n,
+    );
   await runGroup(); // prepares both statements
   const rates: number[] = [];
   for (let round = 1; round <= rounds; round++) {
     let creates = 0;
+    const before = await contentsOf(write.project);
     const started = performance.now();
     while (performance.now() - started < seconds * 1000) {
       await runGroup();
       creates += targets.length;
     }
     const rate = creates / ((performance.now() - started) / 1000);
+    const made = (await contentsOf(write.project)) - before;
+    if (made !== creates) throw new Error(`round ${round}: ${creates} creates sent, ${made} made`);
     rates.push(rate);
     log(`round ${round}: ${Math.round(rate)} creates/s`);
     // Each column holds at most 1 000 contents: start the next round on a fresh project's.
