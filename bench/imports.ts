@@ -6,6 +6,7 @@ import { call, expectCall } from './http';
 import { type ServerProcess } from './processes';
 import { sampleUsage } from './proc-stats';
 import { COPIED_SHAPE } from './project-copy';
+import { type TimedSeries } from './timed-series';
 import { type LoadSettings } from './tree-reads';
 import { type LoadLine } from './yardstick';
 
@@ -36,20 +37,7 @@ export interface ImportExtras {
 }
 
 /** The tree of about 20 000 nodes posted whole, IMPORTS_TIMED times one after another. */
-export interface WholeTreeImport {
-  /** Nodes one post makes: the project and everything in it. */
-  nodes: number;
-  /** Bytes of the body. */
-  bytes: number;
-  /** Each post's time, from request to answer, in seconds, in order. */
-  seconds: number[];
-  statuses: number[];
-  /** The service's peak RSS over the posts, and before them. */
-  rssMB: number | null;
-  rssBeforeMB: number | null;
-  cpuPct: number | null;
-  dbCpuPct: number | null;
-}
+export type WholeTreeImport = TimedSeries;
 
 /** Posts of the large tree timed, one after another (as project-copy's copies). */
 export const IMPORTS_TIMED = 5;

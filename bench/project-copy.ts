@@ -2,29 +2,17 @@ import { DUPLICATE_NODES_MAX } from '../libs/contracts/src/limits';
 import { call, expectCall, idOf } from './http';
 import { type ServerProcess } from './processes';
 import { sampleUsage } from './proc-stats';
+import { type TimedSeries } from './timed-series';
 
 /** The project copied: 10 blocks × 10 rows × 4 columns (size 3) × 48 texts. */
 export const COPIED_SHAPE = { blocks: 10, rows: 10, columns: 4, contents: 48 } as const;
 /** Copies timed, one after another. */
 export const COPIES = 5;
 
-export interface ProjectCopyResult {
-  /** Nodes one copy makes: the project and everything in it. */
-  nodes: number;
-  /** Bytes of the original's `GET /projects/<id>`. */
-  bytes: number;
+/** The copies of a project of COPIED_SHAPE, timed one after another. */
+export interface ProjectCopyResult extends TimedSeries {
   /** How long building it through the API took. */
   buildSeconds: number;
-  /** Each copy's time, from request to answer, in seconds, in order. */
-  seconds: number[];
-  /** Every copy answered 201. */
-  statuses: number[];
-  /** The service's peak RSS over the copies, and before them. */
-  rssMB: number | null;
-  rssBeforeMB: number | null;
-  /** CPU % of the server and of PostgreSQL over the copies. */
-  cpuPct: number | null;
-  dbCpuPct: number | null;
 }
 
 const TEXT = `<p>${'A proposal paragraph, copied. '.repeat(3)}</p>`;

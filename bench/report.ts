@@ -15,6 +15,7 @@ import { type PlanCheck } from './plans';
 import { COPIED_SHAPE, type ProjectCopyResult } from './project-copy';
 import { LABELS, measured, ratio, reference, type RunResults, versusTree } from './results';
 import { type SqlProfile } from './sql-profile';
+import { sortedTimes, type TimedSeries } from './timed-series';
 import { FAIRNESS_P99_RATIO, verdicts } from './verdicts';
 
 const f = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
@@ -291,7 +292,6 @@ function renderImport(result: ScenarioResult | undefined): string[] {
   const extras = result?.imports;
   if (!extras) return [];
   const tree = extras.wholeTree;
-  const sorted = [...tree.seconds].sort((a, b) => a - b);
   return [
     '## Importing whole projects',
     '',
@@ -305,27 +305,25 @@ function renderImport(result: ScenarioResult | undefined): string[] {
       `from request to answer; its body is built directly, with short texts, as the copy’s own ` +
       `read (6 MiB) does not fit the contract’s 1 MiB body: ${f(tree.bytes / 1024)} KiB.`,
     '',
-    table(
-      [
-        'Posts',
-        'Seconds each',
-        'Median s',
-        'Statuses',
-        'Peak RSS MiB (before)',
-        'CPU % server / db',
-      ],
-      [
-        [
-          String(tree.seconds.length),
-          tree.seconds.map((s) => f(s, 2)).join(', '),
-          f(sorted[Math.floor(sorted.length / 2)], 2),
-          tree.statuses.join(', '),
-          `${opt(tree.rssMB)} (${opt(tree.rssBeforeMB)})`,
-          `${opt(tree.cpuPct)} / ${opt(tree.dbCpuPct)}`,
-        ],
-      ],
-    ),
+    timedSeriesTable('Posts', tree),
   ];
+}
+
+/** A large write's times, one row: `label` names the writes (posts, copies). */
+function timedSeriesTable(label: string, series: TimedSeries): string {
+  return table(
+    [label, 'Seconds each', 'Median s', 'Statuses', 'Peak RSS MiB (before)', 'CPU % server / db'],
+    [
+      [
+        String(series.seconds.length),
+        series.seconds.map((s) => f(s, 2)).join(', '),
+        f(sortedTimes(series).median, 2),
+        series.statuses.join(', '),
+        `${opt(series.rssMB)} (${opt(series.rssBeforeMB)})`,
+        `${opt(series.cpuPct)} / ${opt(series.dbCpuPct)}`,
+      ],
+    ],
+  );
 }
 
 function renderBatch(batch: BatchResult | undefined): string[] {
@@ -370,7 +368,6 @@ function renderBatch(batch: BatchResult | undefined): string[] {
 
 function renderProjectCopy(copy: ProjectCopyResult | undefined): string[] {
   if (!copy) return [];
-  const sorted = [...copy.seconds].sort((a, b) => a - b);
   return [
     '## Copying a whole project (the service only)',
     '',
@@ -380,26 +377,7 @@ function renderProjectCopy(copy: ProjectCopyResult | undefined): string[] {
       `the API in ${f(copy.buildSeconds)} s), copied ${copy.seconds.length} times one after ` +
       'another with `POST /projects/<id>/duplicate`, each timed from request to answer.',
     '',
-    table(
-      [
-        'Copies',
-        'Seconds each',
-        'Median s',
-        'Statuses',
-        'Peak RSS MiB (before)',
-        'CPU % server / db',
-      ],
-      [
-        [
-          String(copy.seconds.length),
-          copy.seconds.map((s) => f(s, 2)).join(', '),
-          f(sorted[Math.floor(sorted.length / 2)], 2),
-          copy.statuses.join(', '),
-          `${opt(copy.rssMB)} (${opt(copy.rssBeforeMB)})`,
-          `${opt(copy.cpuPct)} / ${opt(copy.dbCpuPct)}`,
-        ],
-      ],
-    ),
+    timedSeriesTable('Copies', copy),
   ];
 }
 
