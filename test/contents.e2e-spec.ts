@@ -208,6 +208,22 @@ describe('contents', () => {
     );
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ ...content, type: 'image', data: {} });
+    expect((await api.get(`${layout.contents}/${content._id}`, { token })).body).toEqual(
+      response.body,
+    );
+    // The same type keeps the data, a new one given data takes it, and a style alone keeps both.
+    const withData = await api.put(
+      `${layout.contents}/${content._id}`,
+      { type: 'video', data: { url: 'https://vimeo.com/1' } },
+      { token },
+    );
+    expect(withData.body.data).toMatchObject({ url: 'https://vimeo.com/1' });
+    const styled = await api.put(
+      `${layout.contents}/${content._id}`,
+      { type: 'video', style: { opacity: 0.5 } },
+      { token },
+    );
+    expect(styled.body).toEqual({ ...withData.body, style: { ...DEFAULT_STYLE, opacity: 0.5 } });
   });
 
   it('orders contents and moves them with position', async () => {

@@ -199,6 +199,82 @@ describe('batches of writes', () => {
     expect(await history(t)).toEqual(entries);
   });
 
+  describe('updates of members one after another (one statement for a run)', () => {
+    /** Updates of contents, blocks and a row, runs broken by a level and a node coming again. */
+    async function updates(t: BuiltTree): Promise<Operation[]> {
+      const c = t.contents;
+      const kept = (await api.get(c[0][0][1][0], { token })).body as Record<string, unknown>;
+      return [
+        { method: 'PUT', path: c[0][0][0][0], body: { type: 'text', data: { html: '<p>1</p>' } } },
+        { method: 'PUT', path: c[0][0][0][1], body: { type: 'image' } },
+        { method: 'PUT', path: c[0][0][1][0], body: { ...kept, _id: undefined } },
+        { method: 'PUT', path: c[1][1][1][1], body: { type: 'quote', style: { opacity: 0.5 } } },
+        {
+          method: 'PUT',
+          path: t.blocks[0],
+          body: { description: 'B', style: { backgroundColor: '#fff' } },
+        },
+        { method: 'PUT', path: t.blocks[1], body: { description: 'C' } },
+        { method: 'PUT', path: t.rows[0][0], body: { description: 'R' } },
+        { method: 'PUT', path: c[0][0][0][0], body: { type: 'text', data: { html: '<p>2</p>' } } },
+        { method: 'PUT', path: c[0][0][0][1], body: { type: 'video' } },
+      ];
+    }
+
+    it('answers each as it would alone, and leaves the tree the same operations sent one by one leave', async () => {
+      const [batched, alone] = [await tree(), await tree()];
+      const unchangedTag = (await api.get(batched.contents[0][0][1][0], { token })).headers.etag;
+      const operations = await updates(batched);
+
+      const answer = await batch(batched, operations);
+      const made = await oneByOne(await updates(alone));
+
+      expect(answer.status).toBe(200);
+      const results = answer.body.results as { status: number; etag: string; body: unknown }[];
+      expect(results.map((r) => r.status)).toEqual(made);
+      const revision = `"r${answer.body.revision}"`;
+      expect(results.map((r) => r.etag)).toEqual(
+        operations.map((_, i) => (i === 2 ? unchangedTag : revision)),
+      );
+      expect(results[1].body).toMatchObject({ type: 'image', data: {} });
+      expect(results[7].body).toMatchObject({ data: { html: '<p>2</p>' } });
+      expect(results[8].body).toMatchObject({ type: 'video', data: {} });
+      const [a, b] = [await project(batched), await project(alone)];
+      expect(withoutIds(a.blocks)).toEqual(withoutIds(b.blocks));
+      expect(await checkTreeAccounts(batched.projectId)).toMatchObject({ mismatches: [] });
+    });
+
+    it('refuses one of a run (a stale tag, a node not on its path) with its own index, changing nothing', async () => {
+      const t = await tree();
+      const operations = await updates(t);
+      const before = await project(t);
+      const entries = await history(t);
+      // A content of another column under this one's path; a block or row no one made.
+      const stranger = idOf(t.contents[1][0][0][0]);
+      const notOnPath = (path: string) =>
+        path.replace(
+          /[^/]+$/,
+          path.includes('/contents/') ? stranger : '01a20156-031d-7308-8ece-3f57ceca9fe1',
+        );
+      for (const index of [0, 1, 3, 5, 6]) {
+        const stale = operations.map((o, i) => (i === index ? { ...o, ifMatch: '"r1"' } : o));
+        const staleAnswer = await batch(t, stale);
+        expect([staleAnswer.status, staleAnswer.body.operationIndex]).toEqual([412, index]);
+        const lost = operations.map((o, i) =>
+          i === index ? { ...o, path: notOnPath(o.path) } : o,
+        );
+        const lostAnswer = await batch(t, lost);
+        expect([lostAnswer.status, lostAnswer.body.type, lostAnswer.body.operationIndex]).toEqual([
+          404,
+          '/problems/not-found',
+          index,
+        ]);
+      }
+      expect(await project(t)).toEqual(before);
+      expect(await history(t)).toEqual(entries);
+    });
+  });
+
   it('answers the first refusal in order, though a later operation is refused before the lock', async () => {
     const t = await tree();
     const answer = await batch(t, [

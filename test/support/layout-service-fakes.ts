@@ -291,8 +291,8 @@ export function nodesRepositoryMock() {
   return {
     reads: { node: reads(), list: reads() },
     insert: jest.fn() as MethodMock,
-    findForWrite: jest.fn() as MethodMock,
     update: jest.fn() as MethodMock,
+    updateEach: jest.fn() as MethodMock,
     delete: jest.fn() as MethodMock,
     place: jest.fn() as MethodMock,
     copy: jest.fn() as MethodMock,
@@ -308,8 +308,8 @@ export type NodesRepositoryMock = ReturnType<typeof nodesRepositoryMock>;
  */
 export const nodeWritesOf = (nodes: NodesRepositoryMock) => ({
   insert: nodes.insert,
-  findForWrite: nodes.findForWrite,
   update: nodes.update,
+  updateEach: nodes.updateEach,
   delete: nodes.delete,
   place: nodes.place,
   copy: nodes.copy,

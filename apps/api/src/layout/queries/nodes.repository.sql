@@ -727,19 +727,6 @@ SELECT
 FROM
   target t;
 
--- nodes.block.find-for-write
--- parameters: $1 blockId, $2 projectId
-SELECT
-  b.revision,
-  b.description,
-  b.style
-FROM
-  blocks b
-WHERE
-  b.id = $1
-  AND b.project_id = $2
-  AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL;
-
 -- nodes.block.insert
 -- parameters: $1 contentIds, $2 contentParents, $3 contentKeys, $4 contentTypes, $5 contentStyles, $6 contentDatas, $7 columnIds, $8 columnParents, $9 columnKeys, $10 columnSizes, $11 rowIds, $12 rowParents, $13 rowKeys, $14 rowDescriptions, $15 projectId, $16 blockId, $17 description, $18 style
 WITH
@@ -3171,6 +3158,374 @@ FROM
   target t
   LEFT JOIN updated u ON true;
 
+-- nodes.block.update-each
+-- parameters: $1 blockIds, $2 descriptions, $3 styles, $4 projectId
+WITH
+  input AS (
+    SELECT
+      *
+    FROM
+      unnest($1::uuid[], $2::text[], $3::json[]) WITH ORDINALITY AS u (at_blockId, to_description, to_style, n)
+  ),
+  target AS (
+    SELECT
+      i.n,
+      i.to_description,
+      i.to_style,
+      b.*,
+      (
+        octet_length(
+          (
+            json_build_object(
+              '_id',
+              b.id,
+              'description',
+              b.description,
+              'style',
+              b.style,
+              'rows',
+              '[]'::json,
+              'createdAt',
+              to_char(b.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              'updatedAt',
+              to_char(b.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+            )
+          )::text
+        ) + b.children_bytes
+      ) AS bytes
+    FROM
+      input i
+      CROSS JOIN blocks b
+    WHERE
+      b.id = i.at_blockId
+      AND b.project_id = $4
+      AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
+  ),
+  updated AS (
+    UPDATE blocks x
+    SET
+      description = COALESCE(t.to_description, x.description),
+      style = CASE
+        WHEN t.to_style IS NULL
+        OR t.to_style::jsonb = x.style::jsonb THEN x.style
+        ELSE t.to_style
+      END,
+      revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
+    FROM
+      target t
+    WHERE
+      x.id = t.id
+      AND x.project_id = $4
+      AND ROW (COALESCE(t.to_description, t.description), (COALESCE(t.to_style, t.style))::jsonb) IS DISTINCT FROM ROW (t.description, (t.style)::jsonb)
+    RETURNING
+      x.id,
+      (
+        octet_length(
+          (
+            json_build_object(
+              '_id',
+              x.id,
+              'description',
+              x.description,
+              'style',
+              x.style,
+              'rows',
+              '[]'::json,
+              'createdAt',
+              to_char(x.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              'updatedAt',
+              to_char(x.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+            )
+          )::text
+        ) + x.children_bytes
+      ) AS bytes,
+      (
+        json_build_object(
+          '_id',
+          x.id,
+          'description',
+          x.description,
+          'style',
+          x.style,
+          'rows',
+          COALESCE(
+            (
+              SELECT
+                json_agg(
+                  json_build_object(
+                    '_id',
+                    r.id,
+                    'description',
+                    r.description,
+                    'columns',
+                    COALESCE(
+                      (
+                        SELECT
+                          json_agg(
+                            json_build_object(
+                              '_id',
+                              c.id,
+                              'size',
+                              c.size::text,
+                              'contents',
+                              COALESCE(
+                                (
+                                  SELECT
+                                    json_agg(
+                                      json_build_object('_id', ct.id, 'type', ct.type, 'style', ct.style, 'data', ct.data)
+                                      ORDER BY
+                                        ct.sort_key
+                                    )
+                                  FROM
+                                    contents ct
+                                  WHERE
+                                    ct.project_id = c.project_id
+                                    AND ct.column_id = c.id
+                                ),
+                                '[]'
+                              )
+                            )
+                            ORDER BY
+                              c.sort_key
+                          )
+                        FROM
+                          columns c
+                        WHERE
+                          c.project_id = r.project_id
+                          AND c.row_id = r.id
+                      ),
+                      '[]'
+                    )
+                  )
+                  ORDER BY
+                    r.sort_key
+                )
+              FROM
+                rows r
+              WHERE
+                r.project_id = x.project_id
+                AND r.block_id = x.id
+            ),
+            '[]'
+          ),
+          'createdAt',
+          to_char(x.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+          'updatedAt',
+          to_char(x.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+        )
+      )::text AS json
+  ),
+  changed (id, old_parent, new_parent, old_bytes, new_bytes) AS (
+    SELECT
+      t.id,
+      t.project_id,
+      t.project_id,
+      t.bytes,
+      u.bytes
+    FROM
+      updated u
+      JOIN target t ON t.id = u.id
+  ),
+  parent_changes AS (
+    SELECT
+      c.parent_id,
+      sum(c.count)::int AS count,
+      sum(c.bytes)::bigint AS bytes
+    FROM
+      (
+        SELECT
+          ch.old_parent AS parent_id,
+          -1 AS count,
+          - ch.old_bytes AS bytes
+        FROM
+          changed ch
+        WHERE
+          ch.old_parent IS NOT NULL
+        UNION ALL
+        SELECT
+          ch.new_parent,
+          1,
+          ch.new_bytes
+        FROM
+          changed ch
+        WHERE
+          ch.new_parent IS NOT NULL
+      ) c
+    GROUP BY
+      c.parent_id
+  ),
+  touched_project AS (
+    UPDATE projects x
+    SET
+      revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      child_count = x.child_count + d.count,
+      children_bytes = x.children_bytes + d.bytes + 2 * (GREATEST(x.child_count + d.count - 1, 0) - GREATEST(x.child_count - 1, 0)),
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
+    FROM
+      parent_changes d
+    WHERE
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            c.parent_id
+          FROM
+            parent_changes c
+        )
+      )
+      AND x.id = d.parent_id
+      AND x.id = $4
+    RETURNING
+      x.id,
+      x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
+      (
+        octet_length(
+          (
+            json_build_object(
+              '_id',
+              x.id,
+              'title',
+              x.title,
+              'revision',
+              x.revision,
+              'createdAt',
+              to_char(x.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              'updatedAt',
+              to_char(x.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              'blocks',
+              '[]'::json
+            )
+          )::text
+        ) + x.children_bytes
+      ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
+    FROM
+      touched_project t
+      CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  )
+SELECT
+  i.n,
+  t.revision AS previous_revision,
+  u.json IS NOT NULL AS changed,
+  COALESCE(
+    u.json,
+    (
+      json_build_object(
+        '_id',
+        t.id,
+        'description',
+        t.description,
+        'style',
+        t.style,
+        'rows',
+        COALESCE(
+          (
+            SELECT
+              json_agg(
+                json_build_object(
+                  '_id',
+                  r.id,
+                  'description',
+                  r.description,
+                  'columns',
+                  COALESCE(
+                    (
+                      SELECT
+                        json_agg(
+                          json_build_object(
+                            '_id',
+                            c.id,
+                            'size',
+                            c.size::text,
+                            'contents',
+                            COALESCE(
+                              (
+                                SELECT
+                                  json_agg(
+                                    json_build_object('_id', ct.id, 'type', ct.type, 'style', ct.style, 'data', ct.data)
+                                    ORDER BY
+                                      ct.sort_key
+                                  )
+                                FROM
+                                  contents ct
+                                WHERE
+                                  ct.project_id = c.project_id
+                                  AND ct.column_id = c.id
+                              ),
+                              '[]'
+                            )
+                          )
+                          ORDER BY
+                            c.sort_key
+                        )
+                      FROM
+                        columns c
+                      WHERE
+                        c.project_id = r.project_id
+                        AND c.row_id = r.id
+                    ),
+                    '[]'
+                  )
+                )
+                ORDER BY
+                  r.sort_key
+              )
+            FROM
+              rows r
+            WHERE
+              r.project_id = t.project_id
+              AND r.block_id = t.id
+          ),
+          '[]'
+        ),
+        'createdAt',
+        to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        'updatedAt',
+        to_char(t.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+      )
+    )::text
+  ) AS json,
+  CASE
+    WHEN u.json IS NOT NULL THEN (
+      SELECT
+        tp.tree_bytes
+      FROM
+        touched_project tp
+    ) - COALESCE(
+      sum((u.bytes - t.bytes)::bigint) OVER (
+        ORDER BY
+          i.n ROWS BETWEEN 1 FOLLOWING
+          AND UNBOUNDED FOLLOWING
+      ),
+      0
+    )
+  END AS tree_bytes
+FROM
+  input i
+  LEFT JOIN target t ON t.n = i.n
+  LEFT JOIN updated u ON u.id = t.id
+ORDER BY
+  i.n;
+
 -- nodes.column.copy
 -- parameters: $1 projectId, $2 columnId, $3 rowId, $4 blockId, $5 toParentId, $6 maxNodes, $7 maxTreeBytes, $8 copyId
 WITH
@@ -3821,22 +4176,6 @@ SELECT
       ct.column_id = c.id
       AND ct.project_id = $1
   ) AS contents
-FROM
-  columns c
-  JOIN rows r ON r.id = c.row_id
-  AND r.project_id = $1
-WHERE
-  c.id = $2
-  AND c.row_id = $3
-  AND r.block_id = $4
-  AND c.project_id = $1
-  AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL;
-
--- nodes.column.find-for-write
--- parameters: $1 projectId, $2 columnId, $3 rowId, $4 blockId
-SELECT
-  c.revision,
-  c.size
 FROM
   columns c
   JOIN rows r ON r.id = c.row_id
@@ -6468,6 +6807,303 @@ FROM
   target t
   LEFT JOIN updated u ON true;
 
+-- nodes.column.update-each
+-- parameters: $1 columnIds, $2 rowIds, $3 blockIds, $4 sizes, $5 projectId
+WITH
+  input AS (
+    SELECT
+      *
+    FROM
+      unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::smallint[]) WITH ORDINALITY AS u (at_columnId, at_rowId, at_blockId, to_size, n)
+  ),
+  target AS (
+    SELECT
+      i.n,
+      i.to_size,
+      c.*,
+      (
+        octet_length((json_build_object('_id', c.id, 'size', c.size::text, 'contents', '[]'::json))::text) + c.children_bytes
+      ) AS bytes
+    FROM
+      input i
+      CROSS JOIN columns c
+      JOIN rows r ON r.id = c.row_id
+      AND r.project_id = $5
+    WHERE
+      c.id = i.at_columnId
+      AND c.row_id = i.at_rowId
+      AND r.block_id = i.at_blockId
+      AND c.project_id = $5
+      AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
+  ),
+  updated AS (
+    UPDATE columns x
+    SET
+      size = COALESCE(t.to_size, x.size),
+      revision = NULLIF(current_setting('layout.revision', true), '')::int
+    FROM
+      target t
+    WHERE
+      x.id = t.id
+      AND x.project_id = $5
+      AND ROW (COALESCE(t.to_size, t.size)) IS DISTINCT FROM ROW (t.size)
+    RETURNING
+      x.id,
+      (
+        octet_length((json_build_object('_id', x.id, 'size', x.size::text, 'contents', '[]'::json))::text) + x.children_bytes
+      ) AS bytes,
+      (
+        json_build_object(
+          '_id',
+          x.id,
+          'size',
+          x.size::text,
+          'contents',
+          COALESCE(
+            (
+              SELECT
+                json_agg(
+                  json_build_object('_id', ct.id, 'type', ct.type, 'style', ct.style, 'data', ct.data)
+                  ORDER BY
+                    ct.sort_key
+                )
+              FROM
+                contents ct
+              WHERE
+                ct.project_id = x.project_id
+                AND ct.column_id = x.id
+            ),
+            '[]'
+          )
+        )
+      )::text AS json
+  ),
+  changed (id, old_parent, new_parent, old_bytes, new_bytes) AS (
+    SELECT
+      t.id,
+      t.row_id,
+      t.row_id,
+      t.bytes,
+      u.bytes
+    FROM
+      updated u
+      JOIN target t ON t.id = u.id
+  ),
+  parent_changes AS (
+    SELECT
+      c.parent_id,
+      sum(c.count)::int AS count,
+      sum(c.bytes)::bigint AS bytes
+    FROM
+      (
+        SELECT
+          ch.old_parent AS parent_id,
+          -1 AS count,
+          - ch.old_bytes AS bytes
+        FROM
+          changed ch
+        WHERE
+          ch.old_parent IS NOT NULL
+        UNION ALL
+        SELECT
+          ch.new_parent,
+          1,
+          ch.new_bytes
+        FROM
+          changed ch
+        WHERE
+          ch.new_parent IS NOT NULL
+      ) c
+    GROUP BY
+      c.parent_id
+  ),
+  touched_row AS (
+    UPDATE rows x
+    SET
+      revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      child_count = x.child_count + d.count,
+      children_bytes = x.children_bytes + d.bytes + 2 * (GREATEST(x.child_count + d.count - 1, 0) - GREATEST(x.child_count - 1, 0))
+    FROM
+      parent_changes d
+    WHERE
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            c.parent_id
+          FROM
+            parent_changes c
+        )
+      )
+      AND x.id = d.parent_id
+      AND x.project_id = $5
+    RETURNING
+      x.id,
+      x.child_count,
+      x.block_id AS up,
+      (d.bytes + 2 * (GREATEST(x.child_count - 1, 0) - GREATEST(x.child_count - d.count - 1, 0)))::bigint AS bytes
+  ),
+  touched_block AS (
+    UPDATE blocks x
+    SET
+      revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      children_bytes = x.children_bytes + d.bytes
+    FROM
+      (
+        SELECT
+          t.up,
+          sum(t.bytes)::bigint AS bytes
+        FROM
+          touched_row t
+        GROUP BY
+          t.up
+      ) d
+    WHERE
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            t.up
+          FROM
+            touched_row t
+        )
+      )
+      AND x.id = d.up
+      AND x.project_id = $5
+    RETURNING
+      x.id,
+      x.child_count,
+      x.project_id AS up,
+      d.bytes AS bytes
+  ),
+  touched_project AS (
+    UPDATE projects x
+    SET
+      revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      children_bytes = x.children_bytes + d.bytes,
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
+    FROM
+      (
+        SELECT
+          t.up,
+          sum(t.bytes)::bigint AS bytes
+        FROM
+          touched_block t
+        GROUP BY
+          t.up
+      ) d
+    WHERE
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            t.up
+          FROM
+            touched_block t
+        )
+      )
+      AND x.id = d.up
+      AND x.id = $5
+    RETURNING
+      x.id,
+      x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
+      (
+        octet_length(
+          (
+            json_build_object(
+              '_id',
+              x.id,
+              'title',
+              x.title,
+              'revision',
+              x.revision,
+              'createdAt',
+              to_char(x.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              'updatedAt',
+              to_char(x.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              'blocks',
+              '[]'::json
+            )
+          )::text
+        ) + x.children_bytes
+      ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
+    FROM
+      touched_project t
+      CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  )
+SELECT
+  i.n,
+  t.revision AS previous_revision,
+  u.json IS NOT NULL AS changed,
+  COALESCE(
+    u.json,
+    (
+      json_build_object(
+        '_id',
+        t.id,
+        'size',
+        t.size::text,
+        'contents',
+        COALESCE(
+          (
+            SELECT
+              json_agg(
+                json_build_object('_id', ct.id, 'type', ct.type, 'style', ct.style, 'data', ct.data)
+                ORDER BY
+                  ct.sort_key
+              )
+            FROM
+              contents ct
+            WHERE
+              ct.project_id = t.project_id
+              AND ct.column_id = t.id
+          ),
+          '[]'
+        )
+      )
+    )::text
+  ) AS json,
+  CASE
+    WHEN u.json IS NOT NULL THEN (
+      SELECT
+        tp.tree_bytes
+      FROM
+        touched_project tp
+    ) - COALESCE(
+      sum((u.bytes - t.bytes)::bigint) OVER (
+        ORDER BY
+          i.n ROWS BETWEEN 1 FOLLOWING
+          AND UNBOUNDED FOLLOWING
+      ),
+      0
+    )
+  END AS tree_bytes
+FROM
+  input i
+  LEFT JOIN target t ON t.n = i.n
+  LEFT JOIN updated u ON u.id = t.id
+ORDER BY
+  i.n;
+
 -- nodes.content.copy
 -- parameters: $1 projectId, $2 contentId, $3 columnId, $4 rowId, $5 blockId, $6 toParentId, $7 maxNodes, $8 maxTreeBytes, $9 copyId
 WITH
@@ -7017,27 +7653,6 @@ SELECT
   t.revision AS previous_revision
 FROM
   target t;
-
--- nodes.content.find-for-write
--- parameters: $1 projectId, $2 contentId, $3 columnId, $4 rowId, $5 blockId
-SELECT
-  ct.revision,
-  ct.type,
-  ct.style,
-  ct.data
-FROM
-  contents ct
-  JOIN columns c ON c.id = ct.column_id
-  AND c.project_id = $1
-  JOIN rows r ON r.id = c.row_id
-  AND r.project_id = $1
-WHERE
-  ct.id = $2
-  AND ct.column_id = $3
-  AND c.row_id = $4
-  AND r.block_id = $5
-  AND ct.project_id = $1
-  AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL;
 
 -- nodes.content.insert
 -- parameters: $1 projectId, $2 columnId, $3 rowId, $4 blockId, $5 contentId, $6 type, $7 style, $8 data
@@ -9038,8 +9653,11 @@ WITH
         ELSE $7::json
       END,
       data = CASE
-        WHEN $8::json IS NULL
-        OR $8::json::jsonb = x.data::jsonb THEN x.data
+        WHEN $8::json IS NULL THEN CASE
+          WHEN COALESCE($6::content_type, x.type) = x.type THEN x.data
+          ELSE '{}'::json
+        END
+        WHEN $8::json::jsonb = x.data::jsonb THEN x.data
         ELSE $8::json
       END,
       revision = NULLIF(current_setting('layout.revision', true), '')::int
@@ -9051,7 +9669,15 @@ WITH
       AND ROW (
         COALESCE($6::content_type, t.type),
         (COALESCE($7::json, t.style))::jsonb,
-        (COALESCE($8::json, t.data))::jsonb
+        (
+          COALESCE(
+            $8::json,
+            CASE
+              WHEN COALESCE($6::content_type, t.type) = t.type THEN t.data
+              ELSE '{}'::json
+            END
+          )
+        )::jsonb
       ) IS DISTINCT FROM ROW (t.type, (t.style)::jsonb, (t.data)::jsonb)
     RETURNING
       x.id,
@@ -9237,6 +9863,324 @@ SELECT
 FROM
   target t
   LEFT JOIN updated u ON true;
+
+-- nodes.content.update-each
+-- parameters: $1 contentIds, $2 columnIds, $3 rowIds, $4 blockIds, $5 types, $6 styles, $7 datas, $8 projectId
+WITH
+  input AS (
+    SELECT
+      *
+    FROM
+      unnest(
+        $1::uuid[],
+        $2::uuid[],
+        $3::uuid[],
+        $4::uuid[],
+        $5::content_type[],
+        $6::json[],
+        $7::json[]
+      ) WITH ORDINALITY AS u (at_contentId, at_columnId, at_rowId, at_blockId, to_type, to_style, to_data, n)
+  ),
+  target AS (
+    SELECT
+      i.n,
+      i.to_type,
+      i.to_style,
+      i.to_data,
+      ct.*,
+      octet_length(
+        (json_build_object('_id', ct.id, 'type', ct.type, 'style', ct.style, 'data', ct.data))::text
+      ) AS bytes
+    FROM
+      input i
+      CROSS JOIN contents ct
+      JOIN columns c ON c.id = ct.column_id
+      AND c.project_id = $8
+      JOIN rows r ON r.id = c.row_id
+      AND r.project_id = $8
+    WHERE
+      ct.id = i.at_contentId
+      AND ct.column_id = i.at_columnId
+      AND c.row_id = i.at_rowId
+      AND r.block_id = i.at_blockId
+      AND ct.project_id = $8
+      AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
+  ),
+  updated AS (
+    UPDATE contents x
+    SET
+      type = COALESCE(t.to_type, x.type),
+      style = CASE
+        WHEN t.to_style IS NULL
+        OR t.to_style::jsonb = x.style::jsonb THEN x.style
+        ELSE t.to_style
+      END,
+      data = CASE
+        WHEN t.to_data IS NULL THEN CASE
+          WHEN COALESCE(t.to_type, x.type) = x.type THEN x.data
+          ELSE '{}'::json
+        END
+        WHEN t.to_data::jsonb = x.data::jsonb THEN x.data
+        ELSE t.to_data
+      END,
+      revision = NULLIF(current_setting('layout.revision', true), '')::int
+    FROM
+      target t
+    WHERE
+      x.id = t.id
+      AND x.project_id = $8
+      AND ROW (
+        COALESCE(t.to_type, t.type),
+        (COALESCE(t.to_style, t.style))::jsonb,
+        (
+          COALESCE(
+            t.to_data,
+            CASE
+              WHEN COALESCE(t.to_type, t.type) = t.type THEN t.data
+              ELSE '{}'::json
+            END
+          )
+        )::jsonb
+      ) IS DISTINCT FROM ROW (t.type, (t.style)::jsonb, (t.data)::jsonb)
+    RETURNING
+      x.id,
+      octet_length((json_build_object('_id', x.id, 'type', x.type, 'style', x.style, 'data', x.data))::text) AS bytes,
+      (json_build_object('_id', x.id, 'type', x.type, 'style', x.style, 'data', x.data))::text AS json
+  ),
+  changed (id, old_parent, new_parent, old_bytes, new_bytes) AS (
+    SELECT
+      t.id,
+      t.column_id,
+      t.column_id,
+      t.bytes,
+      u.bytes
+    FROM
+      updated u
+      JOIN target t ON t.id = u.id
+  ),
+  parent_changes AS (
+    SELECT
+      c.parent_id,
+      sum(c.count)::int AS count,
+      sum(c.bytes)::bigint AS bytes
+    FROM
+      (
+        SELECT
+          ch.old_parent AS parent_id,
+          -1 AS count,
+          - ch.old_bytes AS bytes
+        FROM
+          changed ch
+        WHERE
+          ch.old_parent IS NOT NULL
+        UNION ALL
+        SELECT
+          ch.new_parent,
+          1,
+          ch.new_bytes
+        FROM
+          changed ch
+        WHERE
+          ch.new_parent IS NOT NULL
+      ) c
+    GROUP BY
+      c.parent_id
+  ),
+  touched_column AS (
+    UPDATE columns x
+    SET
+      revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      child_count = x.child_count + d.count,
+      children_bytes = x.children_bytes + d.bytes + 2 * (GREATEST(x.child_count + d.count - 1, 0) - GREATEST(x.child_count - 1, 0))
+    FROM
+      parent_changes d
+    WHERE
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            c.parent_id
+          FROM
+            parent_changes c
+        )
+      )
+      AND x.id = d.parent_id
+      AND x.project_id = $8
+    RETURNING
+      x.id,
+      x.child_count,
+      x.row_id AS up,
+      (d.bytes + 2 * (GREATEST(x.child_count - 1, 0) - GREATEST(x.child_count - d.count - 1, 0)))::bigint AS bytes
+  ),
+  touched_row AS (
+    UPDATE rows x
+    SET
+      revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      children_bytes = x.children_bytes + d.bytes
+    FROM
+      (
+        SELECT
+          t.up,
+          sum(t.bytes)::bigint AS bytes
+        FROM
+          touched_column t
+        GROUP BY
+          t.up
+      ) d
+    WHERE
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            t.up
+          FROM
+            touched_column t
+        )
+      )
+      AND x.id = d.up
+      AND x.project_id = $8
+    RETURNING
+      x.id,
+      x.child_count,
+      x.block_id AS up,
+      d.bytes AS bytes
+  ),
+  touched_block AS (
+    UPDATE blocks x
+    SET
+      revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      children_bytes = x.children_bytes + d.bytes
+    FROM
+      (
+        SELECT
+          t.up,
+          sum(t.bytes)::bigint AS bytes
+        FROM
+          touched_row t
+        GROUP BY
+          t.up
+      ) d
+    WHERE
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            t.up
+          FROM
+            touched_row t
+        )
+      )
+      AND x.id = d.up
+      AND x.project_id = $8
+    RETURNING
+      x.id,
+      x.child_count,
+      x.project_id AS up,
+      d.bytes AS bytes
+  ),
+  touched_project AS (
+    UPDATE projects x
+    SET
+      revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      children_bytes = x.children_bytes + d.bytes,
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
+    FROM
+      (
+        SELECT
+          t.up,
+          sum(t.bytes)::bigint AS bytes
+        FROM
+          touched_block t
+        GROUP BY
+          t.up
+      ) d
+    WHERE
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            t.up
+          FROM
+            touched_block t
+        )
+      )
+      AND x.id = d.up
+      AND x.id = $8
+    RETURNING
+      x.id,
+      x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
+      (
+        octet_length(
+          (
+            json_build_object(
+              '_id',
+              x.id,
+              'title',
+              x.title,
+              'revision',
+              x.revision,
+              'createdAt',
+              to_char(x.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              'updatedAt',
+              to_char(x.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              'blocks',
+              '[]'::json
+            )
+          )::text
+        ) + x.children_bytes
+      ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
+    FROM
+      touched_project t
+      CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  )
+SELECT
+  i.n,
+  t.revision AS previous_revision,
+  u.json IS NOT NULL AS changed,
+  COALESCE(
+    u.json,
+    (json_build_object('_id', t.id, 'type', t.type, 'style', t.style, 'data', t.data))::text
+  ) AS json,
+  CASE
+    WHEN u.json IS NOT NULL THEN (
+      SELECT
+        tp.tree_bytes
+      FROM
+        touched_project tp
+    ) - COALESCE(
+      sum((u.bytes - t.bytes)::bigint) OVER (
+        ORDER BY
+          i.n ROWS BETWEEN 1 FOLLOWING
+          AND UNBOUNDED FOLLOWING
+      ),
+      0
+    )
+  END AS tree_bytes
+FROM
+  input i
+  LEFT JOIN target t ON t.n = i.n
+  LEFT JOIN updated u ON u.id = t.id
+ORDER BY
+  i.n;
 
 -- nodes.row.copy
 -- parameters: $1 rowId, $2 blockId, $3 projectId, $4 toParentId, $5 maxNodes, $6 maxTreeBytes, $7 copyId
@@ -9883,19 +10827,6 @@ SELECT
   t.revision AS previous_revision
 FROM
   target t;
-
--- nodes.row.find-for-write
--- parameters: $1 rowId, $2 blockId, $3 projectId
-SELECT
-  r.revision,
-  r.description
-FROM
-  rows r
-WHERE
-  r.id = $1
-  AND r.block_id = $2
-  AND r.project_id = $3
-  AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL;
 
 -- nodes.row.insert
 -- parameters: $1 contentIds, $2 contentParents, $3 contentKeys, $4 contentTypes, $5 contentStyles, $6 contentDatas, $7 columnIds, $8 columnParents, $9 columnKeys, $10 columnSizes, $11 blockId, $12 projectId, $13 rowId, $14 description
@@ -12149,3 +13080,312 @@ SELECT
 FROM
   target t
   LEFT JOIN updated u ON true;
+
+-- nodes.row.update-each
+-- parameters: $1 rowIds, $2 blockIds, $3 descriptions, $4 projectId
+WITH
+  input AS (
+    SELECT
+      *
+    FROM
+      unnest($1::uuid[], $2::uuid[], $3::text[]) WITH ORDINALITY AS u (at_rowId, at_blockId, to_description, n)
+  ),
+  target AS (
+    SELECT
+      i.n,
+      i.to_description,
+      r.*,
+      (
+        octet_length(
+          (json_build_object('_id', r.id, 'description', r.description, 'columns', '[]'::json))::text
+        ) + r.children_bytes
+      ) AS bytes
+    FROM
+      input i
+      CROSS JOIN rows r
+    WHERE
+      r.id = i.at_rowId
+      AND r.block_id = i.at_blockId
+      AND r.project_id = $4
+      AND NULLIF(current_setting('layout.revision', true), '')::int IS NOT NULL
+  ),
+  updated AS (
+    UPDATE rows x
+    SET
+      description = COALESCE(t.to_description, x.description),
+      revision = NULLIF(current_setting('layout.revision', true), '')::int
+    FROM
+      target t
+    WHERE
+      x.id = t.id
+      AND x.project_id = $4
+      AND ROW (COALESCE(t.to_description, t.description)) IS DISTINCT FROM ROW (t.description)
+    RETURNING
+      x.id,
+      (
+        octet_length(
+          (json_build_object('_id', x.id, 'description', x.description, 'columns', '[]'::json))::text
+        ) + x.children_bytes
+      ) AS bytes,
+      (
+        json_build_object(
+          '_id',
+          x.id,
+          'description',
+          x.description,
+          'columns',
+          COALESCE(
+            (
+              SELECT
+                json_agg(
+                  json_build_object(
+                    '_id',
+                    c.id,
+                    'size',
+                    c.size::text,
+                    'contents',
+                    COALESCE(
+                      (
+                        SELECT
+                          json_agg(
+                            json_build_object('_id', ct.id, 'type', ct.type, 'style', ct.style, 'data', ct.data)
+                            ORDER BY
+                              ct.sort_key
+                          )
+                        FROM
+                          contents ct
+                        WHERE
+                          ct.project_id = c.project_id
+                          AND ct.column_id = c.id
+                      ),
+                      '[]'
+                    )
+                  )
+                  ORDER BY
+                    c.sort_key
+                )
+              FROM
+                columns c
+              WHERE
+                c.project_id = x.project_id
+                AND c.row_id = x.id
+            ),
+            '[]'
+          )
+        )
+      )::text AS json
+  ),
+  changed (id, old_parent, new_parent, old_bytes, new_bytes) AS (
+    SELECT
+      t.id,
+      t.block_id,
+      t.block_id,
+      t.bytes,
+      u.bytes
+    FROM
+      updated u
+      JOIN target t ON t.id = u.id
+  ),
+  parent_changes AS (
+    SELECT
+      c.parent_id,
+      sum(c.count)::int AS count,
+      sum(c.bytes)::bigint AS bytes
+    FROM
+      (
+        SELECT
+          ch.old_parent AS parent_id,
+          -1 AS count,
+          - ch.old_bytes AS bytes
+        FROM
+          changed ch
+        WHERE
+          ch.old_parent IS NOT NULL
+        UNION ALL
+        SELECT
+          ch.new_parent,
+          1,
+          ch.new_bytes
+        FROM
+          changed ch
+        WHERE
+          ch.new_parent IS NOT NULL
+      ) c
+    GROUP BY
+      c.parent_id
+  ),
+  touched_block AS (
+    UPDATE blocks x
+    SET
+      revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      child_count = x.child_count + d.count,
+      children_bytes = x.children_bytes + d.bytes + 2 * (GREATEST(x.child_count + d.count - 1, 0) - GREATEST(x.child_count - 1, 0))
+    FROM
+      parent_changes d
+    WHERE
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            c.parent_id
+          FROM
+            parent_changes c
+        )
+      )
+      AND x.id = d.parent_id
+      AND x.project_id = $4
+    RETURNING
+      x.id,
+      x.child_count,
+      x.project_id AS up,
+      (d.bytes + 2 * (GREATEST(x.child_count - 1, 0) - GREATEST(x.child_count - d.count - 1, 0)))::bigint AS bytes
+  ),
+  touched_project AS (
+    UPDATE projects x
+    SET
+      revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      list_revision = NULLIF(current_setting('layout.revision', true), '')::int,
+      children_bytes = x.children_bytes + d.bytes,
+      updated_at = NULLIF(current_setting('layout.write_time', true), '')::timestamptz
+    FROM
+      (
+        SELECT
+          t.up,
+          sum(t.bytes)::bigint AS bytes
+        FROM
+          touched_block t
+        GROUP BY
+          t.up
+      ) d
+    WHERE
+      x.id = ANY (
+        ARRAY(
+          SELECT
+            t.up
+          FROM
+            touched_block t
+        )
+      )
+      AND x.id = d.up
+      AND x.id = $4
+    RETURNING
+      x.id,
+      x.child_count,
+      x.revision,
+      x.title,
+      x.updated_at,
+      (
+        octet_length(
+          (
+            json_build_object(
+              '_id',
+              x.id,
+              'title',
+              x.title,
+              'revision',
+              x.revision,
+              'createdAt',
+              to_char(x.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              'updatedAt',
+              to_char(x.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              'blocks',
+              '[]'::json
+            )
+          )::text
+        ) + x.children_bytes
+      ) AS tree_bytes
+  ),
+  recorded_revision AS (
+    INSERT INTO
+      revisions AS h (project_id, revision, created_at, operation, path, title, author_id)
+    SELECT
+      t.id,
+      t.revision,
+      t.updated_at,
+      COALESCE(NULLIF(current_setting('layout.operation', true), ''), 'project.update'),
+      COALESCE(NULLIF(current_setting('layout.path', true), ''), '/projects/' || t.id),
+      t.title,
+      NULLIF(current_setting('layout.author', true), '')::uuid
+    FROM
+      touched_project t
+      CROSS JOIN LATERAL layout_prune_history (t.id, t.revision, NULLIF(current_setting('layout.history_revisions', true), '')::int) pruned
+    ON CONFLICT (project_id, revision) DO UPDATE
+    SET
+      created_at = EXCLUDED.created_at,
+      title = EXCLUDED.title
+  )
+SELECT
+  i.n,
+  t.revision AS previous_revision,
+  u.json IS NOT NULL AS changed,
+  COALESCE(
+    u.json,
+    (
+      json_build_object(
+        '_id',
+        t.id,
+        'description',
+        t.description,
+        'columns',
+        COALESCE(
+          (
+            SELECT
+              json_agg(
+                json_build_object(
+                  '_id',
+                  c.id,
+                  'size',
+                  c.size::text,
+                  'contents',
+                  COALESCE(
+                    (
+                      SELECT
+                        json_agg(
+                          json_build_object('_id', ct.id, 'type', ct.type, 'style', ct.style, 'data', ct.data)
+                          ORDER BY
+                            ct.sort_key
+                        )
+                      FROM
+                        contents ct
+                      WHERE
+                        ct.project_id = c.project_id
+                        AND ct.column_id = c.id
+                    ),
+                    '[]'
+                  )
+                )
+                ORDER BY
+                  c.sort_key
+              )
+            FROM
+              columns c
+            WHERE
+              c.project_id = t.project_id
+              AND c.row_id = t.id
+          ),
+          '[]'
+        )
+      )
+    )::text
+  ) AS json,
+  CASE
+    WHEN u.json IS NOT NULL THEN (
+      SELECT
+        tp.tree_bytes
+      FROM
+        touched_project tp
+    ) - COALESCE(
+      sum((u.bytes - t.bytes)::bigint) OVER (
+        ORDER BY
+          i.n ROWS BETWEEN 1 FOLLOWING
+          AND UNBOUNDED FOLLOWING
+      ),
+      0
+    )
+  END AS tree_bytes
+FROM
+  input i
+  LEFT JOIN target t ON t.n = i.n
+  LEFT JOIN updated u ON u.id = t.id
+ORDER BY
+  i.n;

@@ -14,6 +14,3 @@ export interface NodeValues {
 export type NodeChanges<L extends ChildLevel> = {
   [K in keyof NodeValues[L]]: NodeValues[L][K] | null;
 };
-
-/** A node's members as stored, with its revision, read under the lock for an update's rules. */
-export type FoundNode<L extends ChildLevel> = NodeValues[L] & { revision: number };

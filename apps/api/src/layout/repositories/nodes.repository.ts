@@ -3,7 +3,7 @@ import { type SqlStatement } from '../../database/sql-statement';
 import { type Pending } from '../../database/unit-of-work';
 import { type ContentRecord, type ContentWrite } from '../layout.records';
 import { type LockedRound } from '../locked-round';
-import { type FoundNode, type NodeChanges, type NodeValues } from './node-values';
+import { type NodeChanges, type NodeValues } from './node-values';
 import {
   type ColumnScope,
   type LevelScopes,
@@ -27,7 +27,14 @@ import {
   statementName,
   TREE_LEVELS,
 } from './sql/tree-levels';
-import { findNodeStatement, insertNodeStatement, updateNodeStatement } from './sql/write-node.sql';
+import {
+  eachParam,
+  insertNodeStatement,
+  pathParams,
+  updateEachStatement,
+  type UpdatedEachRow,
+  updateNodeStatement,
+} from './sql/write-node.sql';
 import { bound, type NewSubtree, subtreeParams } from './new-subtree';
 import {
   type CopiedNode,
@@ -71,7 +78,7 @@ const paramsOf = (...parts: object[]): Params => Object.assign({}, ...parts) as 
 interface LevelStatements {
   insert: Statement<Parameters<typeof insertedNode>[0]>;
   update: Statement<Parameters<typeof updatedNode>[0]>;
-  find: Statement<{ revision: number } & Record<string, unknown>>;
+  updateEach: Statement<UpdatedEachRow>;
   delete: Statement<{ previous_revision: number }>;
   copy: Statement<Parameters<typeof copiedNode>[0]>;
   copyDocument: SqlStatement<{ projectId: string; copyId: string }, { json: string }>;
@@ -83,7 +90,7 @@ function levelStatements(level: ChildLevel): LevelStatements {
   return {
     insert: insertNodeStatement(level, rule.insert),
     update: updateNodeStatement(level, rule.update),
-    find: findNodeStatement(level),
+    updateEach: updateEachStatement(level),
     delete: deleteNodeStatement(level),
     copy: copyNodeStatement(level, rule.copy),
     copyDocument: copyDocumentStatement(level),
@@ -172,15 +179,6 @@ export class NodesRepository {
     return write.row(STATEMENTS[level].insert, params).map((row) => row && insertedNode(row));
   }
 
-  /** The node's members, with its revision; undefined when it is not on the path. */
-  findForWrite<L extends ChildLevel>(
-    write: LockedRound,
-    level: L,
-    scope: LevelScopes[L],
-  ): Pending<FoundNode<L> | undefined> {
-    return write.row(STATEMENTS[level].find, paramsOf(scope)) as Pending<FoundNode<L> | undefined>;
-  }
-
   /** Sets the members given (see updateNodeStatement); undefined when it is not on the path. */
   update<L extends ChildLevel>(
     write: LockedRound,
@@ -191,6 +189,39 @@ export class NodesRepository {
     return write
       .row(STATEMENTS[level].update, paramsOf(scope, boundValues(changes)))
       .map((row) => row && updatedNode(row));
+  }
+
+  /**
+   * Sets the members each update gives, of nodes of `level` that all differ, in one statement
+   * (see updateEachStatement): what each reports, in order, undefined where no node is on its
+   * path.
+   */
+  updateEach<L extends ChildLevel>(
+    write: LockedRound,
+    level: L,
+    projectId: string,
+    updates: readonly { scope: LevelScopes[L]; changes: NodeChanges<L> }[],
+  ): Pending<(UpdatedNode | undefined)[]> {
+    const params: Params = { projectId };
+    for (const name of pathParams(level)) {
+      params[eachParam(name)] = updates.map(
+        ({ scope }) => (scope as unknown as Record<string, string>)[name],
+      );
+    }
+    for (const { column } of TREE_LEVELS[level].members) {
+      params[eachParam(column)] = updates.map(({ changes }) =>
+        bound((changes as Record<string, unknown>)[column]),
+      );
+    }
+    return write
+      .rows(STATEMENTS[level].updateEach, params)
+      .map((rows) =>
+        rows.map((row) =>
+          row.previous_revision === null
+            ? undefined
+            : updatedNode({ ...row, previous_revision: row.previous_revision }),
+        ),
+      );
   }
 
   /** The deleted node's revision, or undefined when there was none on the path. */

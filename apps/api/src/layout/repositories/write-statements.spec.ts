@@ -153,11 +153,6 @@ const WRITES: Write[] = [
 
 /** Reads made inside a write, before changing anything: they too find nothing behind a failed lock. */
 const READS_UNDER_THE_LOCK: [string, string, (round: LockedRound) => unknown][] = [
-  ...LEVELS.map((level): [string, string, (round: LockedRound) => unknown] => [
-    `findForWrite (${level})`,
-    `nodes.${level}.find-for-write`,
-    (round) => nodes.findForWrite(round, level, SCOPES[level]),
-  ]),
   [
     'findColumnContents',
     'nodes.column.find-contents',

@@ -22,7 +22,7 @@ import {
 } from '../../../../../test/support/layout-service-fakes';
 import { BatchService } from './batch.service';
 import { answerNode } from './node-answers';
-import { type NodeWrites } from './node-writes';
+import { type MemberUpdate, type NodeWrites, type Settled } from './node-writes';
 import { type TreeWriter } from './tree-writer';
 
 // A batch (BatchService) with its node writes mocked: each operation is the unit of work a
@@ -39,12 +39,26 @@ const B = `${P}/blocks/${BLOCK_ID}`;
 const R = `${B}/rows/${ROW_ID}`;
 
 type Work = (write: LockedRound) => Step<Representation<unknown>>;
+type EachWork = (write: LockedRound) => Step<Settled<unknown>[]>;
 type MethodMock = jest.Mock<(...args: any[]) => Work>;
 
-/** NodeWrites, mocked: each method answers the work a test gives it. */
+/**
+ * NodeWrites, mocked: each method answers the work a test gives it. `memberUpdate` finds no
+ * update of members alone unless a test says otherwise, so that updates go through `update`.
+ */
 const writesMock = () => ({
   create: jest.fn() as MethodMock,
   update: jest.fn() as MethodMock,
+  memberUpdate: jest.fn(
+    (
+      _level: string,
+      _scope: object,
+      _body: object,
+      _conditions: object,
+    ): MemberUpdate | undefined => undefined,
+  ),
+  updateMembers: jest.fn() as MethodMock,
+  updateEach: jest.fn() as jest.Mock<(...args: any[]) => EachWork>,
   delete: jest.fn() as MethodMock,
   move: jest.fn() as MethodMock,
   duplicate: jest.fn() as MethodMock,
@@ -381,6 +395,113 @@ describe('BatchService', () => {
         apply([{ method: 'PUT', path: B, body: {} }], ifMatch('"r7"')),
       ).resolves.toBeDefined();
       expect(ruled).toEqual(['update']);
+    });
+  });
+
+  describe('updates of members alone, one after another', () => {
+    const CONTENT_ID = '0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a90';
+    const OTHER_ID = '0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a91';
+    const C = `${R}/columns/0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a83/contents`;
+    const put = (id: string, html: string): BatchOperationDto => ({
+      method: 'PUT',
+      path: `${C}/${id}`,
+      body: { type: 'text', data: { html } },
+    });
+    /** What updateEach was given, by call: the ids of the contents and their html. */
+    const eachCalls = () =>
+      writes.updateEach.mock.calls.map(([updates]) =>
+        (updates as MemberUpdate<'content'>[]).map(
+          ({ scope, changes }) => `${scope.contentId}:${(changes.data as { html: string }).html}`,
+        ),
+      );
+
+    beforeEach(() => {
+      writes.memberUpdate.mockImplementation(
+        (level, scope, body, conditions) =>
+          ({ level, scope, changes: body, conditions }) as unknown as MemberUpdate,
+      );
+      writes.updateMembers.mockImplementation(() => answering('one update', CHANGED));
+      writes.updateEach.mockImplementation(
+        (updates: MemberUpdate[]) => (write) =>
+          write.finish(() => {
+            ruled.push(`${updates.length} updates`);
+            return updates.map(() => ({ answer: CHANGED }));
+          }),
+      );
+    });
+
+    it('run as one statement when their nodes differ, each answered 200 in its place', async () => {
+      const answer = await apply([put(CONTENT_ID, 'a'), put(OTHER_ID, 'b')]);
+      expect(eachCalls()).toEqual([[`${CONTENT_ID}:a`, `${OTHER_ID}:b`]]);
+      expect(writes.update).not.toHaveBeenCalled();
+      expect(ruled).toEqual(['2 updates']);
+      const { results } = JSON.parse(answer.body!.text) as { results: { status: number }[] };
+      expect(results.map(({ status }) => status)).toEqual([200, 200]);
+    });
+
+    it('break where a node comes again, where another operation comes between, and where the level changes', async () => {
+      writes.memberUpdate.mockImplementation((level, scope, body, conditions) =>
+        level === 'content'
+          ? ({ level, scope, changes: body, conditions } as unknown as MemberUpdate)
+          : undefined,
+      );
+      await apply([
+        put(CONTENT_ID, 'a'),
+        put(OTHER_ID, 'b'),
+        put(CONTENT_ID, 'c'),
+        { method: 'DELETE', path: `${C}/${OTHER_ID}` },
+        put(OTHER_ID, 'd'),
+        put(CONTENT_ID, 'e'),
+        { method: 'PUT', path: R, body: { description: 'row' } },
+        put(CONTENT_ID, 'f'),
+      ]);
+      expect(eachCalls()).toEqual([
+        [`${CONTENT_ID}:a`, `${OTHER_ID}:b`],
+        [`${OTHER_ID}:d`, `${CONTENT_ID}:e`],
+      ]);
+      expect(ruled).toEqual([
+        '2 updates',
+        'one update',
+        'delete',
+        '2 updates',
+        'update',
+        'one update',
+      ]);
+    });
+
+    it('tell a refusal of one of them as its own, with its index, and rule nothing after it', async () => {
+      const stale = new PreconditionFailedError('"r5"');
+      writes.updateEach.mockImplementation(
+        () => (write) =>
+          write.finish(() => {
+            ruled.push('3 updates');
+            return [{ answer: CHANGED }, { refusal: stale }];
+          }),
+      );
+      const failure = await failureOf(
+        apply([
+          { method: 'DELETE', path: R },
+          put(CONTENT_ID, 'a'),
+          put(OTHER_ID, 'b'),
+          put('0190a6f0-7c4e-7b8a-9b1e-3f2d1c0b9a92', 'c'),
+          { method: 'DELETE', path: B },
+        ]),
+      );
+      expect(failure.operationIndex).toBe(2);
+      expect(failure.refusal).toBe(stale);
+      expect(ruled).toEqual(['delete', '3 updates']);
+    });
+
+    it('tell a failure of their statement as the first one’s', async () => {
+      const failing = new Error('sent on a round that is over');
+      writes.updateEach.mockImplementation(() => () => {
+        throw failing;
+      });
+      const failure = await failureOf(
+        apply([{ method: 'DELETE', path: R }, put(CONTENT_ID, 'a'), put(OTHER_ID, 'b')]),
+      );
+      expect(failure.operationIndex).toBe(1);
+      expect(failure.refusal).toBe(failing);
     });
   });
 

@@ -17,7 +17,7 @@ import { pathOf } from '../layout.paths';
 import { type LevelScopes, type ProjectScope } from '../layout.scopes';
 import { nodeTag } from '../layout.tags';
 import { type LockedProject, type LockedRound } from '../locked-round';
-import { type ChildLevel } from '../repositories/sql/tree-levels';
+import { type ChildLevel, TREE_LEVELS } from '../repositories/sql/tree-levels';
 import {
   addressedBy,
   assertShape,
@@ -29,13 +29,23 @@ import {
   resolvedIds,
 } from './batch-operations';
 import { newNodeId } from './body-ids';
-import { type NodeWork, NodeWrites } from './node-writes';
+import { type MemberUpdate, type NodeWork, NodeWrites } from './node-writes';
 import { TreeWriter } from './tree-writer';
 
 /** What a batch did: each operation's answer, and its status. */
 interface Ran {
   readonly status: number;
   readonly answer: Representation<unknown>;
+}
+
+/** The work of one or more operations in a row, answering what each ran to. */
+type BatchWork = (write: LockedRound) => Step<Ran[]>;
+
+/** An operation planned: its work, and the update of members it is, if that is all it is. */
+interface Planned {
+  readonly index: number;
+  readonly work: (write: LockedRound) => Step<Ran>;
+  readonly update?: MemberUpdate;
 }
 
 /**
@@ -68,7 +78,7 @@ export class BatchService {
         const ran = inSequence(write, works).checkedFirst(() =>
           conditions.assertPreconditions(nodeTag(write.project.get().currentRevision)),
         );
-        return mapStep(ran, (results) => answerOf(write.project.get(), results));
+        return mapStep(ran, (results) => answerOf(write.project.get(), results.flat()));
       },
       idempotency,
       200,
@@ -78,24 +88,43 @@ export class BatchService {
   /**
    * Each operation as a unit of work, in order: its path and body resolved and checked before
    * the lock, as its route would, and a refusal kept for its turn (an earlier operation's
-   * refusal goes first, as it would if they were sent one by one).
+   * refusal goes first, as it would if they were sent one by one). Updates of members alone of
+   * distinct nodes of one level, one after another, run as one statement (NodeWrites.updateEach).
    */
   private async plan(
     scope: ProjectScope,
     operations: readonly BatchOperationDto[],
-  ): Promise<((write: LockedRound) => Step<Ran>)[]> {
+  ): Promise<BatchWork[]> {
     const refs = new BatchRefs();
-    const works: ((write: LockedRound) => Step<Ran>)[] = [];
+    const planned: Planned[] = [];
     for (const [index, operation] of operations.entries()) {
-      let work: (write: LockedRound) => Step<Ran>;
       try {
-        work = await this.planOne(scope, operation, refs, `/operations/${index}`);
+        planned.push({
+          index,
+          ...(await this.planOne(scope, operation, refs, `/operations/${index}`)),
+        });
       } catch (refusal) {
-        work = (write) => write.finish<Ran>(() => failed(index, refusal));
+        planned.push({ index, work: (write) => write.finish<Ran>(() => failed(index, refusal)) });
       }
-      works.push(attributed(index, work));
     }
-    return works;
+    return updateRuns(planned).map((run) =>
+      run.length === 1 ? one(run[0]) : this.updatesInOne(run),
+    );
+  }
+
+  /** Updates of members (`run`, two or more) in one statement, each refusal its operation's. */
+  private updatesInOne(run: readonly Planned[]): BatchWork {
+    const first = run[0].index;
+    const work = this.writes.updateEach(run.map(({ update }) => update!));
+    return attributed(first, (write) =>
+      mapStep(work(write), (settled) =>
+        settled.map((outcome, k) =>
+          'refusal' in outcome
+            ? failed(run[k].index, outcome.refusal)
+            : { status: OPERATION_STATUS.update, answer: outcome.answer },
+        ),
+      ),
+    );
   }
 
   private async planOne(
@@ -103,7 +132,7 @@ export class BatchService {
     operation: BatchOperationDto,
     refs: BatchRefs,
     pointer: string,
-  ): Promise<(write: LockedRound) => Step<Ran>> {
+  ): Promise<Omit<Planned, 'index'>> {
     const addressed = addressedBy(operation.method, operation.path);
     assertShape(operation, addressed?.kind, refs, pointer);
     const { kind, level } = addressed!;
@@ -115,7 +144,9 @@ export class BatchService {
     const conditions = RequestConditions.fromHeaders({ 'if-match': operation.ifMatch });
     const status = OPERATION_STATUS[kind];
     if (kind === 'delete') {
-      return ran(status, this.writes.delete(level, path as LevelScopes[ChildLevel], conditions));
+      return {
+        work: ran(status, this.writes.delete(level, path as LevelScopes[ChildLevel], conditions)),
+      };
     }
     // The body as the operation alone would send it: each `$<ref>` it names resolved first, so
     // that a ref is checked wherever it stands, even in a member the operation ignores.
@@ -130,7 +161,13 @@ export class BatchService {
     await this.assets.assertNameable(scope.accountId, body);
     const made = newNodeId();
     if (operation.ref !== undefined) refs.define(operation.ref, made);
-    return ran(status, this.workOf(kind, level, path, body, conditions, made));
+    const update =
+      kind === 'update'
+        ? this.writes.memberUpdate(level, path as LevelScopes[ChildLevel], body, conditions)
+        : undefined;
+    if (update !== undefined)
+      return { work: ran(status, this.writes.updateMembers(update)), update };
+    return { work: ran(status, this.workOf(kind, level, path, body, conditions, made)) };
   }
 
   private workOf(
@@ -167,16 +204,16 @@ function failed(index: number, refusal: unknown): never {
 }
 
 /** `work`, any refusal of it (sending or ruling) told as the refusal of operation `index`. */
-function attributed(
+function attributed<T>(
   index: number,
-  work: (write: LockedRound) => Step<Ran>,
-): (write: LockedRound) => Step<Ran> {
+  work: (write: LockedRound) => Step<T>,
+): (write: LockedRound) => Step<T> {
   return (write) => {
-    let step: Step<Ran>;
+    let step: Step<T>;
     try {
       step = work(write);
     } catch (refusal) {
-      return write.finish<Ran>(() => failed(index, refusal));
+      return write.finish<T>(() => failed(index, refusal));
     }
     return mapStep(
       step,
@@ -185,6 +222,43 @@ function attributed(
     );
   };
 }
+
+/** One operation's work, as a batch's work. */
+function one({ index, work }: Planned): BatchWork {
+  return attributed(index, (write) => mapStep(work(write), (answer) => [answer]));
+}
+
+/**
+ * The operations in order, cut into runs: each update of members alone in a run with the
+ * updates of members of its level right before it, as long as their nodes differ (a second
+ * update of a node must see the first's answer); every other operation a run of its own.
+ */
+function updateRuns(planned: readonly Planned[]): Planned[][] {
+  const runs: Planned[][] = [];
+  let run: Planned[] = [];
+  let ids = new Set<string>();
+  for (const item of planned) {
+    const { update } = item;
+    const id = update && nodeIdOf(update);
+    const joins =
+      update !== undefined &&
+      run.length > 0 &&
+      run[0].update?.level === update.level &&
+      !ids.has(id!);
+    if (!joins) {
+      if (run.length > 0) runs.push(run);
+      run = [];
+      ids = new Set();
+    }
+    run.push(item);
+    if (id !== undefined) ids.add(id);
+  }
+  if (run.length > 0) runs.push(run);
+  return runs;
+}
+
+const nodeIdOf = ({ level, scope }: MemberUpdate): string =>
+  (scope as unknown as Record<string, string>)[TREE_LEVELS[level].idParam];
 
 /**
  * The batch's answer: the revision it made (the one its lock prepared, if any operation wrote,

@@ -172,56 +172,5 @@ describe('LEVELS, the rules of each level of the tree', () => {
       });
       expect(prepare).toHaveBeenLastCalledWith(body);
     });
-
-    describe('merge, with the content as stored', () => {
-      const STORED = {
-        revision: 5,
-        type: 'text' as const,
-        style: { ...DEFAULT_CONTENT_STYLE, opacity: 0.5 },
-        data: { html: '<p>Hello</p>' },
-      };
-      const { merge } = LEVELS.content;
-
-      it('keeps the stored style and data when the same type leaves them out', () => {
-        expect(merge!({ type: 'text', style: null, data: null }, STORED)).toEqual({
-          type: 'text',
-          style: STORED.style,
-          data: STORED.data,
-        });
-      });
-
-      it('resets the data to {} when the type changes without data (the composer’s rule)', () => {
-        expect(merge!({ type: 'image', style: null, data: null }, STORED)).toEqual({
-          type: 'image',
-          style: STORED.style,
-          data: {},
-        });
-      });
-
-      it('takes the style and data given', () => {
-        const style = { ...DEFAULT_CONTENT_STYLE, backgroundSize: 'contain' as const };
-        expect(merge!({ type: 'text', style, data: { html: '<p>Bye</p>' } }, STORED)).toEqual({
-          type: 'text',
-          style,
-          data: { html: '<p>Bye</p>' },
-        });
-      });
-
-      it('is the composer’s merge, given the stored content', () => {
-        const composerMerge = jest.spyOn(ContentComposer.prototype, 'merge');
-        merge!({ type: 'text', style: null, data: null }, STORED);
-        expect(composerMerge).toHaveBeenCalledWith(
-          { type: 'text', style: undefined, data: undefined },
-          expect.objectContaining({ type: 'text', style: STORED.style, data: STORED.data }),
-        );
-      });
-    });
-
-    it('is the only level whose update depends on what is stored', () => {
-      expect(LEVELS.block.merge).toBeUndefined();
-      expect(LEVELS.row.merge).toBeUndefined();
-      expect(LEVELS.column.merge).toBeUndefined();
-      expect(LEVELS.content.merge).toBeDefined();
-    });
   });
 });

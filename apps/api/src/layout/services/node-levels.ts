@@ -31,7 +31,7 @@ import {
 } from '@layout/contracts';
 import { ContentComposer } from '../content/content-composer';
 import { definedMembers } from '../content/defined-members';
-import { type FoundNode, type NodeChanges, type NodeValues } from '../repositories/node-values';
+import { type NodeChanges, type NodeValues } from '../repositories/node-values';
 import { type ChildLevel } from '../repositories/sql/tree-levels';
 import { assertFitsInRow } from './row-width';
 import { assertContentData, assertWithinCount } from './tree-limits';
@@ -98,13 +98,11 @@ export interface LevelRules<L extends ChildLevel> {
   /** The member of a create's body that lists the node's children, and their level. */
   readonly children:
     { readonly member: 'rows' | 'columns' | 'contents'; readonly level: ChildLevel } | undefined;
-  /** What an update's body sets: the members given, null for the others (kept). */
-  changes(body: LevelBodies[L]['update']): NodeChanges<L>;
   /**
-   * For a level whose update depends on what is stored (a content's data resets when its type
-   * changes): what the update sets, once the node has been read under the lock.
+   * What an update's body sets: the members given, null for the others (kept, or reset by the
+   * statement: StoredMember.reset).
    */
-  readonly merge?: (changes: NodeChanges<L>, found: FoundNode<L>) => NodeChanges<L>;
+  changes(body: LevelBodies[L]['update']): NodeChanges<L>;
 }
 
 const composer = new ContentComposer();
@@ -162,17 +160,6 @@ export const LEVELS: { readonly [L in ChildLevel]: LevelRules<L> } = {
       const prepared = composer.prepare(body);
       if (prepared.data) assertContentData(prepared.data, '/data');
       return { type: prepared.type, style: prepared.style ?? null, data: prepared.data ?? null };
-    },
-    merge: (changes, found) => {
-      const { type, style, data } = composer.merge(
-        {
-          type: changes.type ?? found.type,
-          style: changes.style ?? undefined,
-          data: changes.data ?? undefined,
-        },
-        { id: '', ...found },
-      );
-      return { type, style, data };
     },
   },
 };

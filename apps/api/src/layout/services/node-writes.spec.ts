@@ -9,6 +9,7 @@ import {
   LimitExceededError,
   PreconditionFailedError,
   RequestValidationError,
+  ResourceNotFoundError,
 } from '../../common/errors';
 import { ContentTooLargeError, RefusedMemberError, RowWidthExceededError } from '../errors';
 import { RequestConditions } from '../../common/http/request-conditions';
@@ -47,7 +48,7 @@ import {
   TX,
 } from '../../../../../test/support/layout-service-fakes';
 import { ColumnContents } from './column-contents';
-import { NodeWrites, type NodeWork } from './node-writes';
+import { type MemberUpdate, NodeWrites, type NodeWork } from './node-writes';
 
 // The rules of every write of a node (NodeWrites), each run as TreeWriter runs it: its first
 // round sent while the lock has not answered, the lock's verdict first, then each round's
@@ -113,14 +114,6 @@ const TREES: Partial<
       refusal: { constructor: ContentTooLargeError, pointer: '/contents/1/data' },
     },
   },
-};
-
-/** The content as the find-for-write statement reads it under the lock: last changed at 5. */
-const STORED_CONTENT = {
-  revision: 5,
-  type: 'text' as const,
-  style: { ...DEFAULT_CONTENT_STYLE, opacity: 0.5 },
-  data: { html: '<p>Hello</p>' },
 };
 
 describe('NodeWrites', () => {
@@ -328,7 +321,6 @@ describe('NodeWrites', () => {
       };
 
       beforeEach(() => {
-        nodes.findForWrite.mockImplementation(() => reply({ ...STORED_CONTENT }));
         nodes.update.mockImplementation(() => reply(UPDATED));
         nodes.place.mockImplementation(() => reply(movedInto(nodeId, c.own, c.reported)));
       });
@@ -347,7 +339,6 @@ describe('NodeWrites', () => {
       });
 
       it(`a missing ${level} is ResourceNotFoundError("${c.node}"), whatever If-Match says`, async () => {
-        nodes.findForWrite.mockImplementation(() => reply(undefined));
         nodes.update.mockImplementation(() => reply(undefined));
         nodes.place.mockImplementation(() => reply(undefined));
         for (const conditions of [RequestConditions.NONE, ifMatch('*'), ifMatch('"r5"')]) {
@@ -429,7 +420,6 @@ describe('NodeWrites', () => {
       });
 
       it('another account’s project is ResourceNotFoundError("Project"), before the node’s rules', async () => {
-        nodes.findForWrite.mockImplementation(() => reply(undefined));
         nodes.update.mockImplementation(() => reply(undefined));
         await expectNotFound(
           runWithoutProject(writes.update(level, scope, c.updateBody, ifMatch('"r1"'))),
@@ -991,7 +981,6 @@ describe('NodeWrites', () => {
         await expect(answer).resolves.toMatchObject({
           headers: { etag: '"r13"', projectRevision: 13 },
         });
-        expect(nodes.findForWrite).not.toHaveBeenCalled();
         expect(nodes.findColumnContents).not.toHaveBeenCalled();
         expect(sent()).toEqual([['update']]);
       });
@@ -1813,9 +1802,8 @@ describe('NodeWrites', () => {
       });
     });
 
-    describe('update (its data resets when its type changes: what it sets depends on what is stored)', () => {
+    describe('update (one statement: the members left out are kept, or reset by it when the type changes)', () => {
       beforeEach(() => {
-        nodes.findForWrite.mockImplementation(() => reply({ ...STORED_CONTENT }));
         nodes.update.mockImplementation(() => reply(UPDATED));
         nodes.place.mockImplementation(() =>
           reply(movedInto('ct1', { id: 'c1', rowId: 'r1', blockId: 'b1' })),
@@ -1831,7 +1819,7 @@ describe('NodeWrites', () => {
             errors: [{ pointer: '/_id', detail: expect.any(String) }],
           }),
         );
-        expect(nodes.findForWrite).not.toHaveBeenCalled();
+        expect(nodes.update).not.toHaveBeenCalled();
         await expect(
           run(
             writes.update('content', CONTENT, { _id: 'ct1', type: 'text' }, RequestConditions.NONE),
@@ -1839,38 +1827,35 @@ describe('NodeWrites', () => {
         ).resolves.toBeDefined();
       });
 
-      it('reads the content in the lock’s round, and writes in the next, once both have answered', async () => {
+      it('sends its update in the lock’s round, nothing read before it', async () => {
         const work = writes.update('content', CONTENT, { type: 'quote' }, RequestConditions.NONE);
-        const answer = runChecking(work, () => {
-          expect(nodes.findForWrite).toHaveBeenCalledWith(TX, 'content', CONTENT);
-          expect(nodes.update).not.toHaveBeenCalled();
-        });
+        const answer = runChecking(work, () =>
+          expect(nodes.update).toHaveBeenCalledWith(TX, 'content', CONTENT, {
+            type: 'quote',
+            style: null,
+            data: null,
+          }),
+        );
         await expect(answer).resolves.toMatchObject({
           headers: { etag: '"r13"', projectRevision: 13 },
         });
-        expect(sent()).toEqual([['findForWrite'], ['update']]);
+        expect(sent()).toEqual([['update']]);
       });
 
       it('with a position, sends the placement statement in the round of the update', async () => {
         await run(
           writes.update('content', CONTENT, { type: 'text', position: 0 }, RequestConditions.NONE),
         );
-        expect(sent()).toEqual([['findForWrite'], ['update', 'place']]);
+        expect(sent()).toEqual([['update', 'place']]);
       });
 
-      it('checks If-Match against the content’s tag read under the lock, before anything is written', async () => {
-        const merge = jest.spyOn(ContentComposer.prototype, 'merge');
+      it('checks If-Match against the content’s tag before the update, which rolls back', async () => {
         await expect(
           run(writes.update('content', CONTENT, { type: 'quote', position: 0 }, ifMatch('"r4"'))),
         ).rejects.toMatchObject({ constructor: PreconditionFailedError, currentTag: '"r5"' });
-        expect(nodes.findForWrite).toHaveBeenCalledWith(TX, 'content', CONTENT);
-        expect(merge).not.toHaveBeenCalled();
-        expect(nodes.place).not.toHaveBeenCalled();
-        expect(nodes.update).not.toHaveBeenCalled();
-        expect(sent()).toEqual([['findForWrite']]);
       });
 
-      it('prepares the body before the lock (sanitising) and merges it with the content read under it', async () => {
+      it('prepares the body before the lock (sanitising), and merges nothing: the statement keeps what is left out', async () => {
         const prepare = jest.spyOn(ContentComposer.prototype, 'prepare');
         const merge = jest.spyOn(ContentComposer.prototype, 'merge');
         const body = { type: 'text' as const, style: { opacity: 1 } };
@@ -1878,75 +1863,47 @@ describe('NodeWrites', () => {
         // Sanitising (the costly part) is done by the time the write locks the project.
         expect(prepare).toHaveBeenCalledTimes(1);
         expect(prepare).toHaveBeenCalledWith(body);
-        expect(merge).not.toHaveBeenCalled();
         await run(work);
-        expect(merge).toHaveBeenCalledWith(
-          { type: 'text', style: { ...DEFAULT_CONTENT_STYLE, opacity: 1 }, data: undefined },
-          expect.objectContaining({
-            type: STORED_CONTENT.type,
-            style: STORED_CONTENT.style,
-            data: STORED_CONTENT.data,
-          }),
-        );
+        expect(merge).not.toHaveBeenCalled();
+        expect(nodes.update).toHaveBeenCalledWith(TX, 'content', CONTENT, {
+          type: 'text',
+          style: { ...DEFAULT_CONTENT_STYLE, opacity: 1 },
+          data: null,
+        });
       });
 
-      it.each([
-        ['only the same type', { type: 'text' as const }],
-        [
-          'the same type, style and data',
-          {
-            type: 'text' as const,
-            style: { ...DEFAULT_CONTENT_STYLE, opacity: 0.5 },
-            data: { html: '<p>Hello</p>' },
-          },
-        ],
-      ])(
-        'with %s tells the statement the content as stored, and answers it at its tag r5 and revision 7 when it reports no change',
-        async (_name, body) => {
-          nodes.update.mockImplementation(() =>
-            reply({
-              previousRevision: 5,
-              changed: false,
-              json: '{"_id":"ct1"}',
-              treeBytes: undefined,
-            }),
-          );
-          const answer = await run(writes.update('content', CONTENT, body, ifMatch('"r5"')));
-          expect(nodes.update).toHaveBeenCalledWith(TX, 'content', CONTENT, {
-            type: 'text',
-            style: STORED_CONTENT.style,
-            data: STORED_CONTENT.data,
-          });
-          expect(answer.body?.text).toBe('{"_id":"ct1"}');
-          expect(answer.headers).toEqual({ etag: '"r5"', projectRevision: 7 });
-        },
-      );
+      it('answers the content at its tag r5 and revision 7 when the statement reports no change', async () => {
+        nodes.update.mockImplementation(() =>
+          reply({
+            previousRevision: 5,
+            changed: false,
+            json: '{"_id":"ct1"}',
+            treeBytes: undefined,
+          }),
+        );
+        const answer = await run(
+          writes.update('content', CONTENT, { type: 'text' }, ifMatch('"r5"')),
+        );
+        expect(answer.body?.text).toBe('{"_id":"ct1"}');
+        expect(answer.headers).toEqual({ etag: '"r5"', projectRevision: 7 });
+      });
 
-      it('a change writes what the composer made at revision 8 and answers etag "r8"', async () => {
+      it('a change sends the data given, sanitised, and answers etag "r8"', async () => {
         const answer = await run(
           writes.update(
             'content',
             CONTENT,
-            { type: 'text', data: { html: '<p>Bye</p>' } },
+            { type: 'text', data: { html: '<p>Bye<script>x</script></p>' } },
             RequestConditions.NONE,
           ),
         );
         expect(nodes.update).toHaveBeenCalledWith(TX, 'content', CONTENT, {
           type: 'text',
-          style: STORED_CONTENT.style,
+          style: null,
           data: { html: '<p>Bye</p>' },
         });
         expect(answer.body?.text).toBe(UPDATED.json);
         expect(answer.headers).toEqual({ etag: '"r8"', projectRevision: 8 });
-      });
-
-      it('a new type without data resets data to {} (the composer’s rule)', async () => {
-        await run(writes.update('content', CONTENT, { type: 'image' }, RequestConditions.NONE));
-        expect(nodes.update.mock.calls[0][3]).toEqual({
-          type: 'image',
-          style: STORED_CONTENT.style,
-          data: {},
-        });
       });
 
       it('a style given replaces the stored one, with the defaults filled in', async () => {
@@ -1964,7 +1921,7 @@ describe('NodeWrites', () => {
         });
       });
 
-      it('a move alone tells the update the content as stored, places it in the same round, and takes the write’s revision as its tag', async () => {
+      it('a move alone places it in the round of the update, and takes the write’s revision as its tag', async () => {
         nodes.update.mockImplementation(() =>
           reply({
             previousRevision: 5,
@@ -1982,11 +1939,6 @@ describe('NodeWrites', () => {
           toParentId: null,
           position: 0,
         });
-        expect(nodes.update).toHaveBeenCalledWith(TX, 'content', CONTENT, {
-          type: 'text',
-          style: STORED_CONTENT.style,
-          data: STORED_CONTENT.data,
-        });
         expect(answer.headers).toEqual({ etag: '"r8"', projectRevision: 8 });
       });
 
@@ -1999,9 +1951,133 @@ describe('NodeWrites', () => {
             RequestConditions.NONE,
           ),
         ).toThrow(expect.objectContaining({ constructor: ContentTooLargeError, pointer: '/data' }));
-        expect(nodes.findForWrite).not.toHaveBeenCalled();
         expect(nodes.update).not.toHaveBeenCalled();
       });
+    });
+  });
+  describe('updates of members alone, several in one statement', () => {
+    const OTHER = { ...CONTENT, contentId: 'ct2' };
+    const THIRD = { ...CONTENT, contentId: 'ct3' };
+    const text = (html: string) => ({ type: 'text' as const, data: { html } });
+    const updatesOf = (...scopes: (typeof CONTENT)[]) =>
+      scopes.map((scope, i) =>
+        writes.memberUpdate('content', scope, text(`<p>${i}</p>`), RequestConditions.NONE)!,
+      );
+    /** What the statement reports of a content it changed, the tree at `treeBytes` after it. */
+    const changedTo = (treeBytes: number) => ({
+      previousRevision: 5,
+      changed: true,
+      json: `{"bytes":${treeBytes}}`,
+      treeBytes,
+    });
+
+    it('is what `update` would check, for an update without a place, a column’s contents or size', () => {
+      const update = writes.memberUpdate(
+        'content',
+        CONTENT,
+        text('<p>x<script></script></p>'),
+        ifMatch('"r5"'),
+      );
+      expect(update).toMatchObject({
+        level: 'content',
+        scope: CONTENT,
+        changes: { type: 'text', style: null, data: { html: '<p>x</p>' } },
+      });
+      expect(
+        writes.memberUpdate(
+          'content',
+          CONTENT,
+          { type: 'text', position: 0 },
+          RequestConditions.NONE,
+        ),
+      ).toBeUndefined();
+      expect(
+        writes.memberUpdate('column', COLUMN, { size: 4 }, RequestConditions.NONE),
+      ).toBeUndefined();
+      expect(
+        writes.memberUpdate('column', COLUMN, { contents: [] }, RequestConditions.NONE),
+      ).toBeUndefined();
+      expect(() =>
+        writes.memberUpdate(
+          'content',
+          CONTENT,
+          { type: 'image', data: OVERSIZED },
+          RequestConditions.NONE,
+        ),
+      ).toThrow(expect.objectContaining({ constructor: ContentTooLargeError }));
+    });
+
+    it('sends one statement in the lock’s round, and answers each in order at the write’s revision', async () => {
+      nodes.updateEach.mockImplementation(() => reply([changedTo(1100), changedTo(1200)]));
+      const updates = updatesOf(CONTENT, OTHER);
+      const settled = await runWrite(writes.updateEach(updates), { project: LATE_LOCK }, () =>
+        expect(nodes.updateEach).toHaveBeenCalledWith(TX, 'content', CONTENT.projectId, updates),
+      );
+      expect(sent()).toEqual([['updateEach']]);
+      expect(settled.map((s) => ('answer' in s ? s.answer.body?.text : s.refusal))).toEqual([
+        '{"bytes":1100}',
+        '{"bytes":1200}',
+      ]);
+      expect(settled.map((s) => 'answer' in s && s.answer.headers)).toEqual([
+        { etag: '"r13"', projectRevision: 13 },
+        { etag: '"r13"', projectRevision: 13 },
+      ]);
+    });
+
+    it('ends with the first refusal, each checked as if alone: its node, If-Match, the tree’s size right after it', async () => {
+      const updates = updatesOf(CONTENT, OTHER, THIRD);
+      const outcomes = async (reported: unknown[], conditions?: RequestConditions) => {
+        nodes.updateEach.mockImplementation(() => reply(reported));
+        const sentUpdates = conditions
+          ? updates.map((u, i) => (i === 1 ? { ...u, conditions } : u))
+          : updates;
+        const settled = await runWrite(writes.updateEach(sentUpdates));
+        return settled.map((s) => ('answer' in s ? 'answered' : s.refusal));
+      };
+      expect(await outcomes([changedTo(1100), undefined, changedTo(1200)])).toEqual([
+        'answered',
+        expect.objectContaining({ constructor: ResourceNotFoundError }),
+      ]);
+      expect(
+        await outcomes([changedTo(1100), changedTo(1200), changedTo(1300)], ifMatch('"r4"')),
+      ).toEqual([
+        'answered',
+        expect.objectContaining({ constructor: PreconditionFailedError, currentTag: '"r5"' }),
+      ]);
+      // Past 8 MiB right after the second, though the third takes the tree back under it.
+      expect(await outcomes([changedTo(1100), changedTo(8 * MiB + 1), changedTo(1000)])).toEqual([
+        'answered',
+        expect.objectContaining({ constructor: LimitExceededError }),
+      ]);
+    });
+
+    it('answers an update that changed nothing at its node’s tag and the current revision', async () => {
+      nodes.updateEach.mockImplementation(() =>
+        reply([
+          { previousRevision: 5, changed: false, json: '{}', treeBytes: undefined },
+          changedTo(1100),
+        ]),
+      );
+      const [kept, changed] = await runWrite(writes.updateEach(updatesOf(CONTENT, OTHER)));
+      expect('answer' in kept && kept.answer.headers).toEqual({ etag: '"r5"', projectRevision: 7 });
+      expect('answer' in changed && changed.answer.headers).toEqual({
+        etag: '"r8"',
+        projectRevision: 8,
+      });
+    });
+
+    it('refuses, as the defect it would be, updates of one node twice or of two levels', () => {
+      expect(() => writes.updateEach(updatesOf(CONTENT, CONTENT))).toThrow(TypeError);
+      const block = writes.memberUpdate(
+        'block',
+        BLOCK,
+        { description: 'x' },
+        RequestConditions.NONE,
+      )!;
+      expect(() =>
+        writes.updateEach([...updatesOf(CONTENT), block] as MemberUpdate<'content'>[]),
+      ).toThrow(TypeError);
+      expect(nodes.updateEach).not.toHaveBeenCalled();
     });
   });
 });

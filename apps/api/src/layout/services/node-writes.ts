@@ -9,6 +9,7 @@ import { nodeTag } from '../layout.tags';
 import { type LockedRound } from '../locked-round';
 import { type NodeChanges } from '../repositories/node-values';
 import { NodesRepository, type Placement } from '../repositories/nodes.repository';
+import { type UpdatedNode } from '../repositories/written-node';
 import { type ChildLevel, parentOf, TREE_LEVELS } from '../repositories/sql/tree-levels';
 import { newNodeId, parentIdOf } from './body-ids';
 import { ColumnContents } from './column-contents';
@@ -21,6 +22,21 @@ import { assertWithin, plannedSubtree } from './node-trees';
 
 /** A write of one node: its statements behind the project's lock, then its rules and answer. */
 export type NodeWork<T> = (write: LockedRound) => Step<Representation<T>>;
+
+/**
+ * An update that sets a node's members and nothing else (no place, no column's contents or
+ * size, so no rule of its parent): checked before the lock, it can run with others of its level
+ * in one statement (NodeWrites.updateEach).
+ */
+export interface MemberUpdate<L extends ChildLevel = ChildLevel> {
+  readonly level: L;
+  readonly scope: LevelScopes[L];
+  readonly changes: NodeChanges<L>;
+  readonly conditions: RequestConditions;
+}
+
+/** What one of several writes came to: its answer, or its refusal (the last of them). */
+export type Settled<T> = { readonly answer: Representation<T> } | { readonly refusal: unknown };
 
 /** The id of the node of `level` that `scope` names. */
 const idOf = (level: ChildLevel, scope: object) =>
@@ -106,24 +122,62 @@ export class NodeWrites {
       return this.replaceContents(scope as LevelScopes['column'], body, conditions);
     }
     const changes = rules.changes(body);
-    const { merge } = rules;
-    if (merge === undefined) {
-      return (write) => this.setMembers(write, level, scope, changes, body.position, conditions);
+    return (write) => this.setMembers(write, level, scope, changes, body.position, conditions);
+  }
+
+  /**
+   * The update as a MemberUpdate, checked as `update` checks it, when it only sets members;
+   * undefined when it does more (then `update` runs it).
+   */
+  memberUpdate<L extends ChildLevel>(
+    level: L,
+    scope: LevelScopes[L],
+    body: LevelBodies[L]['update'],
+    conditions: RequestConditions,
+  ): MemberUpdate<L> | undefined {
+    if (body.position !== undefined) return undefined;
+    if ('contents' in body && body.contents !== undefined) return undefined;
+    if ('size' in body && body.size != null) return undefined;
+    if ('_id' in body) assertPathId(body._id, idOf(level, scope));
+    return { level, scope, changes: LEVELS[level].changes(body), conditions };
+  }
+
+  /** A MemberUpdate alone: `update` without a place. */
+  updateMembers<L extends ChildLevel>(
+    update: MemberUpdate<L>,
+  ): NodeWork<LevelBodies[L]['response']> {
+    const { level, scope, changes, conditions } = update;
+    return (write) => this.setMembers(write, level, scope, changes, undefined, conditions);
+  }
+
+  /**
+   * Several updates of members, of nodes of one level that all differ, in one statement: each
+   * is checked as if it were sent alone at its turn (its node on its path, `If-Match`, the
+   * project's size as it stood right after it), as `update` checks it. What each came to, in
+   * order, up to the first refused, whose refusal ends the list.
+   */
+  updateEach<L extends ChildLevel>(
+    updates: readonly MemberUpdate<L>[],
+  ): (write: LockedRound) => Step<Settled<LevelBodies[L]['response']>[]> {
+    const { level, scope } = updates[0];
+    const ids = new Set(updates.map((update) => idOf(update.level, update.scope)));
+    if (updates.some((update) => update.level !== level) || ids.size < updates.length) {
+      throw new TypeError('updateEach takes updates of distinct nodes of one level');
     }
-    // The stored node first: what the update sets depends on it.
     return (write) => {
-      const found = this.nodes.findForWrite(write, level, scope);
-      return write.next((round) => {
-        const current = found.get() ?? notFound(rules.name);
-        conditions.assertPreconditions(nodeTag(current.revision));
-        return this.setMembers(
-          round,
-          level,
-          scope,
-          merge(changes, current),
-          body.position,
-          conditions,
-        );
+      const updated = this.nodes.updateEach(write, level, scope.projectId, updates);
+      return write.finish(() => {
+        const nodes = updated.get();
+        const settled: Settled<LevelBodies[L]['response']>[] = [];
+        for (const [index, update] of updates.entries()) {
+          try {
+            settled.push({ answer: this.membersSet(write, update, nodes[index], false) });
+          } catch (refusal) {
+            settled.push({ refusal });
+            break;
+          }
+        }
+        return settled;
       });
     };
   }
@@ -258,20 +312,44 @@ export class NodeWrites {
             position,
           });
     return write.finish(() => {
-      const node = updated.get() ?? notFound(rules.name);
-      conditions.assertPreconditions(nodeTag(node.previousRevision));
       const { size } = changes as { size?: number | null };
-      if (size != null) rules.fits({ others: node.others, size });
-      const project = write.project.get();
-      if (node.changed) assertTreeWithin(project.treeBytes, node.treeBytes ?? 0);
-      const written = node.changed || (placed?.get()?.moved ?? false);
-      return answerNode(
-        node.json,
-        // A node that moves takes a new tag, as with a move.
-        written ? project.revision : node.previousRevision,
-        written ? project.revision : project.currentRevision,
+      return this.membersSet(
+        write,
+        { level, scope, changes, conditions },
+        updated.get(),
+        placed?.get()?.moved ?? false,
+        (node) => {
+          if (size != null) rules.fits({ others: node.others, size });
+        },
       );
     });
+  }
+
+  /**
+   * The rules of an update of members, on what its statement reported (`node`), and its
+   * answer: the node must be there (404), then `If-Match` (its tag before), then its parent's
+   * rule, then the project's size. A node that changed or moved takes the write's revision as
+   * its tag.
+   */
+  private membersSet<L extends ChildLevel>(
+    write: LockedRound,
+    { level, conditions }: MemberUpdate<L>,
+    node: UpdatedNode | undefined,
+    moved: boolean,
+    parentRule: (node: UpdatedNode) => void = () => undefined,
+  ): Representation<LevelBodies[L]['response']> {
+    if (node === undefined) notFound(LEVELS[level].name);
+    conditions.assertPreconditions(nodeTag(node.previousRevision));
+    parentRule(node);
+    const project = write.project.get();
+    if (node.changed) assertTreeWithin(project.treeBytes, node.treeBytes ?? 0);
+    const written = node.changed || moved;
+    return answerNode(
+      node.json,
+      // A node that moves takes a new tag, as with a move.
+      written ? project.revision : node.previousRevision,
+      written ? project.revision : project.currentRevision,
+    );
   }
 
   /**

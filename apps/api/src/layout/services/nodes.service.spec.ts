@@ -159,9 +159,6 @@ describe('NodesService', () => {
       nodes.insert.mockImplementation(() =>
         reply({ json: '{"_id":"new"}', siblings: 1, treeBytes: 1100, others: 0 }),
       );
-      nodes.findForWrite.mockImplementation(() =>
-        reply({ revision: 5, type: 'text', style: { ...DEFAULT_CONTENT_STYLE }, data: {} }),
-      );
       nodes.update.mockImplementation(() =>
         reply({ previousRevision: 5, changed: true, json: '{}', treeBytes: 1100, others: 0 }),
       );
@@ -420,9 +417,6 @@ describe('NodesService, the statements of each write', () => {
       'idempotency-keys.forget-expired': [],
       'idempotency-keys.claim': [{ claimed: true }],
       'idempotency-keys.remember': [],
-      [`nodes.${c.level}.find-for-write`]: [
-        { revision: 5, type: 'text', style: { ...DEFAULT_CONTENT_STYLE }, data: {} },
-      ],
       'nodes.column.find-contents': [{ revision: 5, size: 4, others: 0, contents: null }],
       'nodes.column.read.document': [{ revision: 8, json: '{"_id":"c9"}' }],
       [`nodes.${c.level}.copy-document`]: [{ json: '{"_id":"the copy"}' }],
@@ -461,7 +455,6 @@ describe('NodesService, the statements of each write', () => {
     const { level, scope, nodeId } = c;
     const name = (intent: string) => `nodes.${level}.${intent}`;
     /** Where the update of this level reads first: a content's depends on what is stored. */
-    const readFirst = level === 'content';
 
     beforeEach(() => answering(c));
 
@@ -497,27 +490,14 @@ describe('NodesService, the statements of each write', () => {
       });
     });
 
-    it(
-      readFirst
-        ? 'update: the content read under the lock in its round, then the update, in the next'
-        : 'update: the lock and the update statement, in one round (nothing read first)',
-      async () => {
-        await service.update(level, scope, c.updateBody, RequestConditions.NONE);
-        expect(connection.rounds).toEqual(
-          readFirst
-            ? [['projects.lock', name('find-for-write')], [name('update')]]
-            : [['projects.lock', name('update')]],
-        );
-      },
-    );
+    it('update: the lock and the update statement, in one round (nothing read first)', async () => {
+      await service.update(level, scope, c.updateBody, RequestConditions.NONE);
+      expect(connection.rounds).toEqual([['projects.lock', name('update')]]);
+    });
 
     it('update with a position: the placement statement of the node on its path in the round of the update', async () => {
       await service.update(level, scope, { ...c.updateBody, position: 2 }, RequestConditions.NONE);
-      const last = readFirst
-        ? [name('update'), name('move')]
-        : ['projects.lock', name('update'), name('move')];
-      expect(connection.rounds[connection.rounds.length - 1]).toEqual(last);
-      expect(connection.rounds).toHaveLength(readFirst ? 2 : 1);
+      expect(connection.rounds).toEqual([['projects.lock', name('update'), name('move')]]);
       expect(paramsOf(name('move'))).toMatchObject({ ...scope, toParentId: null, position: 2 });
     });
 

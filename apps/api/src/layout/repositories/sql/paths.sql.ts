@@ -29,6 +29,13 @@ const WITHIN: Record<Exclude<TreeLevel, 'project'>, { from: string; where: strin
   },
 };
 
+/** WITHIN[level] with each path parameter that `ids` names replaced by its expression. */
+function boundPath(level: Exclude<TreeLevel, 'project'>, ids: Readonly<Record<string, string>>) {
+  const bound = (text: string) =>
+    text.replace(/\$(\w+)\b/g, (param, name: string) => ids[name] ?? param);
+  return { from: bound(WITHIN[level].from), where: bound(WITHIN[level].where) };
+}
+
 /** The node of `level` on the request's path, if the caller is a member of the project. */
 export function memberPath(level: TreeLevel): string {
   if (level === 'project') return `FROM projects p WHERE p.id = $projectId AND ${isMember('p.id')}`;
@@ -44,10 +51,8 @@ export function nodeAtPath(
   level: Exclude<TreeLevel, 'project'>,
   ids: Readonly<Record<string, string>>,
 ): string {
-  const { from, where } = WITHIN[level];
-  const bound = (text: string) =>
-    text.replace(/\$(\w+)\b/g, (param, name: string) => ids[name] ?? param);
-  return `EXISTS (SELECT 1 FROM ${bound(from)} WHERE ${bound(where)})`;
+  const { from, where } = boundPath(level, ids);
+  return `EXISTS (SELECT 1 FROM ${from} WHERE ${where})`;
 }
 
 /**
@@ -81,6 +86,20 @@ export function lockedPath(level: TreeLevel): string {
   }
   const { from, where } = WITHIN[level];
   return `FROM ${from} WHERE ${where} AND ${WRITE_REVISION} IS NOT NULL`;
+}
+
+/**
+ * As lockedPath, for each row of `source` (a FROM item): the node of `level` at the end of the
+ * path whose ids are `ids`, SQL expressions over `source` by the name of the path parameter each
+ * stands for (`blockId`, …); the project stays `$projectId`.
+ */
+export function lockedPaths(
+  level: Exclude<TreeLevel, 'project'>,
+  source: string,
+  ids: Readonly<Record<string, string>>,
+): string {
+  const { from, where } = boundPath(level, ids);
+  return `FROM ${source} CROSS JOIN ${from} WHERE ${where} AND ${WRITE_REVISION} IS NOT NULL`;
 }
 
 /**

@@ -7,6 +7,12 @@ export interface StoredMember {
   readonly type: string;
   /** Stored as JSON text, as written: compared as jsonb, so that key order and spacing do not count. */
   readonly json?: true;
+  /**
+   * Left out of an update, it keeps its value while the member `reset.by` names keeps its own,
+   * and becomes `reset.to` (an SQL value) when that one changes: a content's data resets when its
+   * type changes. Worked out by the statement, so that an update needs no read before it.
+   */
+  readonly reset?: { readonly by: string; readonly to: string };
 }
 
 /**
@@ -58,7 +64,7 @@ export const TREE_LEVELS = {
     members: [
       { column: 'type', type: 'content_type' },
       { column: 'style', type: 'json', json: true },
-      { column: 'data', type: 'json', json: true },
+      { column: 'data', type: 'json', json: true, reset: { by: 'type', to: `'{}'::json` } },
     ],
     stamped: false,
   },

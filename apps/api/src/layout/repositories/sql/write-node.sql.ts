@@ -1,11 +1,12 @@
-import { sqlStatement, type SqlStatement } from '../../../database/sql-statement';
+import { type SqlStatement } from '../../../database/sql-statement';
 import { treeWriteStatement } from './changes.sql';
 import { nodeBytes, nodeJson } from './documents.sql';
 import { endOfList } from './new-node.sql';
 import { levelsBeneath, newSubtree, sizesOf } from './new-subtree.sql';
-import { lockedPath, WRITE_REVISION, WRITE_TIME } from './paths.sql';
+import { lockedPath, lockedPaths, WRITE_REVISION, WRITE_TIME } from './paths.sql';
 import {
   type ChildLevel,
+  levelAndAncestors,
   parentOf,
   type StoredMember,
   statementName,
@@ -111,36 +112,65 @@ export function insertNodeStatement<P extends object, R extends InsertedRow>(
 }
 
 /**
+ * What an update sets on `x`, the row it writes, and whether that changes the node as it was
+ * (`t`): `given(member)` is the value an update gives a member, NULL when it leaves it out
+ * (kept, or reset: StoredMember.reset). JSON is compared by value, and kept as written when
+ * equal.
+ */
+function memberWrites(level: ChildLevel, given: (member: StoredMember) => string) {
+  const { stamped } = TREE_LEVELS[level];
+  const all = members(level);
+  // What a member left out becomes on the row `row`: itself, unless what resets it changes.
+  const kept = (member: StoredMember, row: string) => {
+    const { reset } = member;
+    if (reset === undefined) return `${row}.${member.column}`;
+    const by = all.find((m) => m.column === reset.by)!;
+    return `CASE WHEN COALESCE(${given(by)}, ${row}.${by.column}) = ${row}.${by.column}
+      THEN ${row}.${member.column} ELSE ${reset.to} END`;
+  };
+  const next = (member: StoredMember) => {
+    if (!member.json) return `COALESCE(${given(member)}, ${kept(member, 'x')})`;
+    const same = `${given(member)}::jsonb = x.${member.column}::jsonb`;
+    return member.reset === undefined
+      ? `CASE WHEN ${given(member)} IS NULL OR ${same} THEN x.${member.column} ELSE ${given(member)} END`
+      : `CASE WHEN ${given(member)} IS NULL THEN ${kept(member, 'x')}
+           WHEN ${same} THEN x.${member.column} ELSE ${given(member)} END`;
+  };
+  const differs = `ROW(${all.map((m) => compared(m, `COALESCE(${given(m)}, ${kept(m, 't')})`)).join(', ')})
+    IS DISTINCT FROM ROW(${all.map((m) => compared(m, `t.${m.column}`)).join(', ')})`;
+  const sets = [
+    ...all.map((member) => `${member.column} = ${next(member)}`),
+    `revision = ${WRITE_REVISION}`,
+    ...(stamped ? [`updated_at = ${WRITE_TIME}`] : []),
+  ];
+  return { sets: sets.join(', '), differs };
+}
+
+/** The UPDATE of the nodes of `target t` (and its RETURNING) whose members `given` changes. */
+function updatedNodes(level: ChildLevel, given: (member: StoredMember) => string): string {
+  const { table } = TREE_LEVELS[level];
+  const { sets, differs } = memberWrites(level, given);
+  return `updated AS (
+       UPDATE ${table} x SET ${sets}
+       FROM target t
+       WHERE x.id = t.id AND x.project_id = $projectId AND ${differs}
+       RETURNING x.id, ${nodeBytes[level]('x')} AS bytes, (${nodeJson(level, 'x')})::text AS json)`;
+}
+
+/**
  * Sets the members of the node of `level` on the request's path that are given (a null
- * parameter keeps its member), if that changes any of them: JSON compared by value, and kept as
- * written when equal. It reports the revision the node had and its document either way.
+ * parameter keeps its member, or resets it: StoredMember.reset), if that changes any of them.
+ * It reports the revision the node had and its document either way.
  */
 export function updateNodeStatement<P extends object, R extends UpdatedRow>(
   level: ChildLevel,
   extra = '',
 ): SqlStatement<P, R> {
-  const { table, alias, parentColumn, stamped } = TREE_LEVELS[level];
-  const given = members(level);
-  const next = (member: StoredMember) =>
-    member.json
-      ? `CASE WHEN ${param(member)} IS NULL OR ${param(member)}::jsonb = x.${member.column}::jsonb
-           THEN x.${member.column} ELSE ${param(member)} END`
-      : `COALESCE(${param(member)}, x.${member.column})`;
-  const differs = `ROW(${given.map((m) => compared(m, `COALESCE(${param(m)}, t.${m.column})`)).join(', ')})
-    IS DISTINCT FROM ROW(${given.map((m) => compared(m, `t.${m.column}`)).join(', ')})`;
-  const sets = [
-    ...given.map((member) => `${member.column} = ${next(member)}`),
-    `revision = ${WRITE_REVISION}`,
-    ...(stamped ? [`updated_at = ${WRITE_TIME}`] : []),
-  ];
+  const { alias, parentColumn } = TREE_LEVELS[level];
   return treeWriteStatement(statementName(level, 'update'), level, {
     parents: 'one',
     with: `target AS (SELECT ${alias}.*, ${nodeBytes[level](alias)} AS bytes ${lockedPath(level)}),
-     updated AS (
-       UPDATE ${table} x SET ${sets.join(', ')}
-       FROM target t
-       WHERE x.id = t.id AND x.project_id = $projectId AND ${differs}
-       RETURNING x.id, ${nodeBytes[level]('x')} AS bytes, (${nodeJson(level, 'x')})::text AS json)`,
+     ${updatedNodes(level, param)}`,
     changed: `SELECT t.id, t.${parentColumn}, t.${parentColumn}, t.bytes, u.bytes
       FROM updated u JOIN target t ON t.id = u.id`,
     select: `SELECT t.revision AS previous_revision, u.json IS NOT NULL AS changed,
@@ -150,14 +180,59 @@ export function updateNodeStatement<P extends object, R extends UpdatedRow>(
   });
 }
 
-/** The members of the node of `level` on the request's path, with its revision, under the lock. */
-export function findNodeStatement<P extends object, R extends { revision: number }>(
+/** What updateEachStatement reports of each update, by its place (`n`, from 1) in the arrays. */
+export interface UpdatedEachRow extends Omit<UpdatedRow, 'previous_revision'> {
+  n: number;
+  /** Null when no node is at the end of its path. */
+  previous_revision: number | null;
+}
+
+/** The path parameters of a node of `level` (its own id and its ancestors'), but the project's. */
+export const pathParams = (level: ChildLevel): string[] =>
+  levelAndAncestors(level)
+    .filter((l): l is ChildLevel => l !== 'project')
+    .map((l) => TREE_LEVELS[l].idParam);
+
+/** The array parameter of several updates that holds their `name` (a path parameter or a member). */
+export const eachParam = (name: string): string => `${camel(name)}s`;
+
+/**
+ * Several updates of the members of nodes of `level`, as updateNodeStatement would make them
+ * one after another, in one statement: the n-th element of every array parameter (a path
+ * parameter's, `eachParam`, and a member's, NULL to keep it) is the n-th update. Their nodes
+ * must differ (two updates of one node would be one row here). The ancestors and the revision
+ * follow once for all of them. Each update reports what updateNodeStatement would have: its
+ * node's revision before and its document, and the project's size as it stood right after it
+ * (the size after all of them, less what the later ones added).
+ */
+export function updateEachStatement<P extends object, R extends UpdatedEachRow>(
   level: ChildLevel,
 ): SqlStatement<P, R> {
-  const { alias } = TREE_LEVELS[level];
-  const columns = ['revision', ...members(level).map((m) => m.column)];
-  return sqlStatement(
-    statementName(level, 'find-for-write'),
-    `SELECT ${columns.map((c) => `${alias}.${c}`).join(', ')} ${lockedPath(level)}`,
-  );
+  const { alias, parentColumn } = TREE_LEVELS[level];
+  const path = pathParams(level);
+  const given = members(level);
+  const arrays = [
+    ...path.map((name) => `$${eachParam(name)}::uuid[]`),
+    ...given.map((m) => `$${eachParam(m.column)}::${m.type}[]`),
+  ];
+  const columns = [...path.map((name) => `at_${name}`), ...given.map((m) => `to_${m.column}`)];
+  const source = `input i`;
+  const ids = Object.fromEntries(path.map((name) => [name, `i.at_${name}`]));
+  return treeWriteStatement(statementName(level, 'update-each'), level, {
+    parents: 'several',
+    with: `input AS (SELECT * FROM unnest(${arrays.join(', ')})
+       WITH ORDINALITY AS u(${columns.join(', ')}, n)),
+     target AS (SELECT i.n, ${given.map((m) => `i.to_${m.column}`).join(', ')}, ${alias}.*,
+       ${nodeBytes[level](alias)} AS bytes ${lockedPaths(level, source, ids)}),
+     ${updatedNodes(level, (member) => `t.to_${member.column}`)}`,
+    changed: `SELECT t.id, t.${parentColumn}, t.${parentColumn}, t.bytes, u.bytes
+      FROM updated u JOIN target t ON t.id = u.id`,
+    select: `SELECT i.n, t.revision AS previous_revision, u.json IS NOT NULL AS changed,
+       COALESCE(u.json, (${nodeJson(level, 't')})::text) AS json,
+       CASE WHEN u.json IS NOT NULL THEN (SELECT tp.tree_bytes FROM touched_project tp)
+         - COALESCE(sum((u.bytes - t.bytes)::bigint) OVER (ORDER BY i.n
+             ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0) END AS tree_bytes
+     FROM input i LEFT JOIN target t ON t.n = i.n LEFT JOIN updated u ON u.id = t.id
+     ORDER BY i.n`,
+  });
 }
