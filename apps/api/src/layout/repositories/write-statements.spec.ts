@@ -129,6 +129,15 @@ const WRITES: Write[] = [
         [name('update')],
         (round) => nodes.update(round, level, scope, CHANGES[level]),
       ],
+      [
+        `updateEach (${level})`,
+        [name('update-each')],
+        (round) =>
+          nodes.updateEach(round, level, PROJECT.projectId, [
+            { scope, changes: CHANGES[level] },
+            { scope: { ...scope, [TREE_LEVELS[level].idParam]: 'n2' }, changes: CHANGES[level] },
+          ]),
+      ],
       [`delete (${level})`, [name('delete')], (round) => nodes.delete(round, level, scope)],
       ...PLACEMENTS.map(([intent, placement]): Write => [
         `place (${level}, ${intent})`,
@@ -254,7 +263,15 @@ describe('the write statements of the tree', () => {
       const { sent } = await recorded(update);
       const text = sent[0].statement.text;
       for (const { column, ...member } of TREE_LEVELS[level].members as readonly StoredMember[]) {
-        if (member.json) {
+        if (member.reset) {
+          // Left out, it is kept while the member that resets it keeps its value.
+          const { by, to } = member.reset;
+          expect(text).toMatch(
+            new RegExp(
+              `${column} = CASE WHEN \\$\\d+::json IS NULL THEN CASE WHEN COALESCE\\(\\$\\d+::\\w+, x\\.${by}\\) = x\\.${by}\\s+THEN x\\.${column} ELSE ${to.replace(/[{}()]/g, '\\$&')} END`,
+            ),
+          );
+        } else if (member.json) {
           expect(text).toMatch(
             new RegExp(
               `${column} = CASE WHEN \\$\\d+::json IS NULL OR \\$\\d+::json::jsonb = x\\.${column}::jsonb\\s+THEN x\\.${column} ELSE \\$\\d+::json END`,
@@ -292,6 +309,58 @@ describe('the write statements of the tree', () => {
     it('reports no node when there is none on the path', async () => {
       const { value } = await recorded(update, null);
       expect(value.get()).toBeUndefined();
+    });
+  });
+
+  describe('several updates of contents in one statement', () => {
+    const OTHER = { ...CONTENT, contentId: 'ct2' };
+    const updates = [
+      {
+        scope: CONTENT,
+        changes: { type: 'text' as const, style: null, data: { html: '<p>a</p>' } },
+      },
+      { scope: OTHER, changes: { type: 'image' as const, style: null, data: null } },
+    ];
+    const updateEach = (round: LockedRound) => nodes.updateEach(round, 'content', 'p1', updates);
+
+    it('binds one array per path parameter and per member, in the updates’ order, JSON as its text', async () => {
+      const { sent } = await recorded(updateEach);
+      expect(sent[0].params).toEqual({
+        projectId: 'p1',
+        contentIds: ['ct1', 'ct2'],
+        columnIds: [CONTENT.columnId, CONTENT.columnId],
+        rowIds: [CONTENT.rowId, CONTENT.rowId],
+        blockIds: [CONTENT.blockId, CONTENT.blockId],
+        types: ['text', 'image'],
+        styles: [null, null],
+        datas: ['{"html":"<p>a</p>"}', null],
+      });
+      // The ancestors follow the changed rows under as many parents as they name.
+      expect(sent[0].statement.text).toContain(
+        'parent_changes AS (\n  SELECT c.parent_id, sum(c.count)',
+      );
+    });
+
+    it('reports each update by its place, none where no node is on its path', async () => {
+      const rows = [
+        { n: 1, previous_revision: 5, changed: true, json: '{"_id":"ct1"}', tree_bytes: '1200' },
+        { n: 2, previous_revision: null, changed: false, json: null, tree_bytes: null },
+      ];
+      const connection = fakeConnection(() => rows);
+      const value = await connection.run((round) => {
+        const sent = updateEach(lockedRound(round));
+        return round.finish(() => sent as Answer<typeof sent>);
+      });
+      expect(value.get()).toEqual([
+        {
+          previousRevision: 5,
+          changed: true,
+          json: '{"_id":"ct1"}',
+          treeBytes: 1200,
+          others: undefined,
+        },
+        undefined,
+      ]);
     });
   });
 
