@@ -349,7 +349,7 @@ describe('the write statements of the tree', () => {
       const connection = fakeConnection(() => rows);
       const value = await connection.run((round) => {
         const sent = updateEach(lockedRound(round));
-        return round.finish(() => sent as Answer<typeof sent>);
+        return round.finish(() => sent);
       });
       expect(value.get()).toEqual([
         {
