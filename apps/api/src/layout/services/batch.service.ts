@@ -17,7 +17,7 @@ import { pathOf } from '../layout.paths';
 import { type LevelScopes, type ProjectScope } from '../layout.scopes';
 import { nodeTag } from '../layout.tags';
 import { type LockedProject, type LockedRound } from '../locked-round';
-import { type ChildLevel, TREE_LEVELS } from '../repositories/sql/tree-levels';
+import { type ChildLevel } from '../repositories/sql/tree-levels';
 import {
   addressedBy,
   assertShape,
@@ -29,7 +29,7 @@ import {
   resolvedIds,
 } from './batch-operations';
 import { newNodeId } from './body-ids';
-import { type MemberUpdate, type NodeWork, NodeWrites } from './node-writes';
+import { type MemberUpdate, type NodeWork, NodeWrites, updatedNodeId } from './node-writes';
 import { TreeWriter } from './tree-writer';
 
 /** What a batch did: each operation's answer, and its status. */
@@ -239,7 +239,7 @@ function updateRuns(planned: readonly Planned[]): Planned[][] {
   let ids = new Set<string>();
   for (const item of planned) {
     const { update } = item;
-    const id = update && nodeIdOf(update);
+    const id = update && updatedNodeId(update);
     const joins =
       update !== undefined &&
       run.length > 0 &&
@@ -256,9 +256,6 @@ function updateRuns(planned: readonly Planned[]): Planned[][] {
   if (run.length > 0) runs.push(run);
   return runs;
 }
-
-const nodeIdOf = ({ level, scope }: MemberUpdate): string =>
-  (scope as unknown as Record<string, string>)[TREE_LEVELS[level].idParam];
 
 /**
  * The batch's answer: the revision it made (the one its lock prepared, if any operation wrote,

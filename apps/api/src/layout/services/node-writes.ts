@@ -42,6 +42,9 @@ export type Settled<T> = { readonly answer: Representation<T> } | { readonly ref
 const idOf = (level: ChildLevel, scope: object) =>
   (scope as Record<string, string>)[TREE_LEVELS[level].idParam];
 
+/** The id of the node a MemberUpdate sets. */
+export const updatedNodeId = ({ level, scope }: MemberUpdate): string => idOf(level, scope);
+
 /** `scope` with the node of `level` it names set to `id`. */
 const withId = <L extends ChildLevel>(level: L, scope: object, id: string) =>
   ({ ...scope, [TREE_LEVELS[level].idParam]: id }) as unknown as LevelScopes[L];
@@ -160,7 +163,7 @@ export class NodeWrites {
     updates: readonly MemberUpdate<L>[],
   ): (write: LockedRound) => Step<Settled<LevelBodies[L]['response']>[]> {
     const { level, scope } = updates[0];
-    const ids = new Set(updates.map((update) => idOf(update.level, update.scope)));
+    const ids = new Set(updates.map(updatedNodeId));
     if (updates.some((update) => update.level !== level) || ids.size < updates.length) {
       throw new TypeError('updateEach takes updates of distinct nodes of one level');
     }

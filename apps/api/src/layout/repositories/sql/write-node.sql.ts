@@ -157,6 +157,11 @@ function updatedNodes(level: ChildLevel, given: (member: StoredMember) => string
        RETURNING x.id, ${nodeBytes[level]('x')} AS bytes, (${nodeJson(level, 'x')})::text AS json)`;
 }
 
+/** The `changed` rows of an update: its nodes changed in place, under the parent they had. */
+const changedInPlace = (parentColumn: string) =>
+  `SELECT t.id, t.${parentColumn}, t.${parentColumn}, t.bytes, u.bytes
+      FROM updated u JOIN target t ON t.id = u.id`;
+
 /**
  * Sets the members of the node of `level` on the request's path that are given (a null
  * parameter keeps its member, or resets it: StoredMember.reset), if that changes any of them.
@@ -171,8 +176,7 @@ export function updateNodeStatement<P extends object, R extends UpdatedRow>(
     parents: 'one',
     with: `target AS (SELECT ${alias}.*, ${nodeBytes[level](alias)} AS bytes ${lockedPath(level)}),
      ${updatedNodes(level, param)}`,
-    changed: `SELECT t.id, t.${parentColumn}, t.${parentColumn}, t.bytes, u.bytes
-      FROM updated u JOIN target t ON t.id = u.id`,
+    changed: changedInPlace(parentColumn),
     select: `SELECT t.revision AS previous_revision, u.json IS NOT NULL AS changed,
        COALESCE(u.json, (${nodeJson(level, 't')})::text) AS json,
        (SELECT tp.tree_bytes FROM touched_project tp) AS tree_bytes${extra === '' ? '' : `, ${extra}`}
@@ -225,8 +229,7 @@ export function updateEachStatement<P extends object, R extends UpdatedEachRow>(
      target AS (SELECT i.n, ${given.map((m) => `i.to_${m.column}`).join(', ')}, ${alias}.*,
        ${nodeBytes[level](alias)} AS bytes ${lockedPaths(level, source, ids)}),
      ${updatedNodes(level, (member) => `t.to_${member.column}`)}`,
-    changed: `SELECT t.id, t.${parentColumn}, t.${parentColumn}, t.bytes, u.bytes
-      FROM updated u JOIN target t ON t.id = u.id`,
+    changed: changedInPlace(parentColumn),
     select: `SELECT i.n, t.revision AS previous_revision, u.json IS NOT NULL AS changed,
        COALESCE(u.json, (${nodeJson(level, 't')})::text) AS json,
        CASE WHEN u.json IS NOT NULL THEN (SELECT tp.tree_bytes FROM touched_project tp)
