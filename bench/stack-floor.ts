@@ -5,7 +5,10 @@
  * (its build, `npm run build` first) has a database of its own, seeded through its API as the
  * bench seeds it. The three are driven by the yardstick's load.mjs, `--scenarios create`, in
  * turns, the order rotating round by round: the service ÷ the floor says what the contract's
- * own work on a create costs beside what the stack alone costs, in the same run.
+ * own work on a create costs beside what the stack alone costs, in the same run. Each round
+ * also measures the ceiling of one project's creates (bench/create-ceiling.ts: the service's own
+ * statements of a create, by PostgreSQL alone, for as long as a load's run): the service's
+ * create, whose load goes to one project, cannot pass it, whatever its process does.
  *
  * Options: --rounds <n> (default 3), --duration <s> (8), --warmup <s> (2), --connections <n>
  * (20), --yardstick <dir> (../shared/yardstick). DATABASE_URL (a superuser's) as for the bench;
@@ -17,6 +20,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cleanUp, installSignalHandlers, onCleanup } from './cleanup';
 import { numberOption, yardstickDirOf } from './config';
+import { measureCreateCeiling } from './create-ceiling';
 import { prepareDatabases } from './database';
 import { type ServerProcess, startServer } from './processes';
 import {
@@ -109,15 +113,28 @@ async function main() {
     yardstick: await startYardstick(copy.dir, databases.yardstickUrl),
     service,
   };
-  const names = ['floor', 'yardstick', 'service'] as const;
+  const names = ['floor', 'yardstick', 'service', 'ceiling'] as const;
   type Name = (typeof names)[number];
   const rows: string[] = [];
   const ratios: number[] = [];
+  const ceilingRatios: number[] = [];
   for (let round = 1; round <= o.rounds; round++) {
-    // Each server first, second and third in turn, so that none always meets the warmest machine.
+    // Each in turn first, so that none always meets the warmest machine.
     const order = names.map((_, i) => names[(i + round - 1) % names.length]);
-    const lines = {} as Record<Name, LoadLine>;
+    const lines = {} as Record<Exclude<Name, 'ceiling'>, LoadLine>;
+    let ceiling = 0;
     for (const name of order) {
+      if (name === 'ceiling') {
+        ceiling = await measureCreateCeiling({
+          serviceUrl: service.url,
+          databaseUrl: databases.serviceUrl,
+          token: seeded.token,
+          seconds: o.duration,
+          groupSize: o.connections,
+        });
+        log(`round ${round}, ceiling: ${Math.round(ceiling)} creates/s`);
+        continue;
+      }
       const server = servers[name];
       lines[name] = await runLoad(copy, {
         url: server.url,
@@ -137,24 +154,30 @@ async function main() {
     }
     const { floor, yardstick, service: own } = lines;
     ratios.push(own.rps / floor.rps);
+    ceilingRatios.push(ceiling / floor.rps);
     rows.push(
       `| ${round} | ${Math.round(own.rps)} | ${Math.round(floor.rps)} | ${Math.round(yardstick.rps)} | ` +
-        `${(own.rps / floor.rps).toFixed(2)}× | ${(floor.rps / yardstick.rps).toFixed(2)}× | ` +
+        `${Math.round(ceiling)} | ${(own.rps / floor.rps).toFixed(2)}× | ` +
+        `${(ceiling / floor.rps).toFixed(2)}× | ${(floor.rps / yardstick.rps).toFixed(2)}× | ` +
         `${cpuMsPerRequest(own)} / ${cpuMsPerRequest(floor)} / ${cpuMsPerRequest(yardstick)} | ` +
         `${own.p99} / ${floor.p99} / ${yardstick.p99} |`,
     );
   }
-  const sorted = [...ratios].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)];
+  const spread = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)];
+    return `${sorted[0].toFixed(2)}–${sorted[sorted.length - 1].toFixed(2)}×, median ${median.toFixed(2)}×`;
+  };
   console.log(
     [
       `create, ${o.connections} connections, ${o.warmup} s + ${o.duration} s a run, ${databases.version}`,
       '',
-      '| Round | Service req/s | Floor req/s | Yardstick req/s | Service ÷ floor | Floor ÷ yardstick | CPU ms/req (service / floor / yardstick) | p99 ms (service / floor / yardstick) |',
-      '| ----- | ------------- | ----------- | --------------- | --------------- | ----------------- | ---------------------------------------- | ------------------------------------ |',
+      '| Round | Service req/s | Floor req/s | Yardstick req/s | Ceiling creates/s | Service ÷ floor | Ceiling ÷ floor | Floor ÷ yardstick | CPU ms/req (service / floor / yardstick) | p99 ms (service / floor / yardstick) |',
+      '| ----- | ------------- | ----------- | --------------- | ----------------- | --------------- | --------------- | ----------------- | ---------------------------------------- | ------------------------------------ |',
       ...rows,
       '',
-      `Service ÷ floor over ${ratios.length} rounds: ${sorted[0].toFixed(2)}–${sorted[sorted.length - 1].toFixed(2)}×, median ${median.toFixed(2)}× (target ≥ 0.9×).`,
+      `Service ÷ floor over ${ratios.length} rounds: ${spread(ratios)} (target ≥ 0.9×).`,
+      `Ceiling ÷ floor (PostgreSQL alone, the service's statements of a create, one project): ${spread(ceilingRatios)}.`,
     ].join('\n'),
   );
 }
