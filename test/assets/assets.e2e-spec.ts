@@ -4,9 +4,9 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Pool } from 'pg';
+import { Pool, type PoolClient } from 'pg';
 import { AssetSweep } from '../../apps/api/src/assets/asset-sweep';
-import { Api, createLayout, startTestApp } from '../support/test-app';
+import { Api, createLayout, type Response, startTestApp } from '../support/test-app';
 import { CONTENT_TYPES, image, type ImageFormat } from './images';
 
 const MiB = 1024 * 1024;
@@ -419,6 +419,75 @@ describe('assets named by contents and styles', () => {
     expect((await api.delete(`/assets/${asset._id}`, { token })).status).toBe(204);
     expect((await api.get(asset.url)).status).toBe(404);
     expect(storedFiles().filter((file) => file.endsWith(asset._id as string))).toEqual([]);
+  });
+
+  /** Resolves once a backend waits for a lock that the session `holder` holds. */
+  async function blockedBy(holder: PoolClient): Promise<void> {
+    const { rows } = await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const pid = rows[0].pid;
+    for (;;) {
+      const waiting = await db.query(
+        'SELECT 1 FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid))',
+        [pid],
+      );
+      if (waiting.rowCount) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  it('refuses a write naming an asset deleted while the write waited for its project', async () => {
+    const { body: asset } = await upload(await image('png', 17, 12, 41), 'image/png');
+    const paths = await createLayout(api, token);
+    const holder = await db.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM projects WHERE id = $1 FOR UPDATE', [
+        paths.project.split('/')[2],
+      ]);
+      // Checked nameable as it came, then queued behind the project's lock.
+      const writing = api.post(
+        paths.contents,
+        { type: 'image', data: { url: asset.url } },
+        { token },
+      );
+      await blockedBy(holder);
+      expect((await api.delete(`/assets/${asset._id}`, { token })).status).toBe(204);
+      await holder.query('ROLLBACK');
+      const written = await writing;
+      expect(written.status).toBe(400);
+      expect(written.body.errors).toEqual([
+        { pointer: '/data/url', detail: expect.stringContaining('names an asset') },
+      ]);
+    } finally {
+      holder.release();
+    }
+    expect((await api.get(paths.contents, { token })).body).toEqual([]);
+  });
+
+  it('deletes an asset only once the write that names it has committed, then refuses', async () => {
+    const { body: asset } = await upload(await image('png', 18, 12, 42), 'image/png');
+    const paths = await createLayout(api, token);
+    const content = await api.post(paths.contents, { type: 'image' }, { token });
+    const holder = await db.connect();
+    let deleting: Promise<Response> | undefined;
+    try {
+      // A write in flight, as AssetNames.held leaves it: the asset held, a content naming it.
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM assets WHERE id = $1 FOR KEY SHARE', [asset._id]);
+      await holder.query(
+        `UPDATE contents SET data = json_build_object('url', $1::text) WHERE id = $2`,
+        [asset.url, content.body._id],
+      );
+      deleting = api.delete(`/assets/${asset._id}`, { token });
+      await blockedBy(holder);
+      await holder.query('COMMIT');
+    } finally {
+      holder.release();
+    }
+    const refused = await deleting;
+    expect(refused.status).toBe(409);
+    expect(refused.body.paths).toEqual([`${paths.contents}/${content.body._id}`]);
+    expect((await fetch(`${api.baseUrl}${asset.url}`)).status).toBe(200);
   });
 
   it('keeps, when its account is deleted, the assets that projects still name, and only those', async () => {

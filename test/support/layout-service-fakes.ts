@@ -4,7 +4,7 @@
 // for the specs of what the TreeWriter and the repositories send. Under test/, so the build never
 // ships it.
 import { jest } from '@jest/globals';
-import { type AssetNames } from '../../apps/api/src/assets/asset-names';
+import { type AssetNames, NamedAssets } from '../../apps/api/src/assets/asset-names';
 import { DEFAULT_BLOCK_STYLE, DEFAULT_CONTENT_STYLE } from '@layout/contracts';
 import { ResourceNotFoundError } from '../../apps/api/src/common/errors';
 import { type IdempotencyRequest } from '../../apps/api/src/common/http/idempotency';
@@ -609,5 +609,6 @@ export function fakeConnection(
 
 /** AssetNames that lets every body through (the asset checks have their own e2e tests). */
 export const ANY_ASSETS = {
-  assertNameable: () => Promise.resolve(),
+  nameable: () => Promise.resolve(NamedAssets.none),
+  held: (_named: NamedAssets, work: unknown) => work,
 } as unknown as AssetNames;

@@ -52,13 +52,15 @@ export class AssetSweep implements OnApplicationBootstrap, OnModuleDestroy {
   private async sweepAll(): Promise<void> {
     try {
       for (;;) {
-        const ids = await this.assets.sweepUnowned(this.db, BATCH);
-        for (const id of ids) {
+        const { deleted, locked } = await this.db.transaction((round) =>
+          this.assets.sweepUnowned(round, BATCH),
+        );
+        for (const id of deleted) {
           await this.store.delete(id).catch(() => {
             this.logger.warn(`The bytes of asset ${id} could not be removed from the store`);
           });
         }
-        if (ids.length < BATCH) return;
+        if (locked < BATCH) return;
       }
     } catch (error) {
       this.logger.warn(`Sweeping the assets of deleted accounts failed (${String(error)})`);

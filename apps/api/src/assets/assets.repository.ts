@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isMember } from '../members/membership.sql';
 import { type SqlSession } from '../database/sql-session';
 import { checkStatement, sqlStatement } from '../database/sql-statement';
-import { type Pending, type Round } from '../database/unit-of-work';
+import { type Pending, type Round, type Statements, type Step } from '../database/unit-of-work';
 
 const ISO = (column: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -147,6 +147,21 @@ const DELETE = sqlStatement<
 );
 
 /**
+ * The assets of `$ids` that still exist, held until the transaction ends: no deletion takes
+ * them meanwhile (it locks the row for update first).
+ */
+const HOLD = sqlStatement<{ ids: string[] }, { id: string }>(
+  'assets.hold',
+  `SELECT a.id FROM assets a WHERE a.id = ANY ($ids::uuid[]) FOR KEY SHARE`,
+);
+
+/** The caller's asset, locked for its deletion: the uses are looked for once it is held. */
+const LOCK_FOR_DELETE = sqlStatement<{ accountId: string; assetId: string }, { id: string }>(
+  'assets.lock-for-delete',
+  `SELECT a.id FROM assets a WHERE a.id = $assetId::uuid AND a.owner_id = $accountId FOR UPDATE`,
+);
+
+/**
  * Of `$ids`, the assets the caller may name: it uploaded them, or a project of which it is a
  * member names them.
  */
@@ -158,15 +173,21 @@ const NAMEABLE = sqlStatement<{ accountId: string; ids: string[] }, { id: string
 );
 
 /**
- * Assets whose account was deleted and which no project names any more: deleted, a batch at a
- * time, by whichever instance takes them first.
+ * Assets whose account was deleted and which no project names any more, a batch at a time,
+ * locked by whichever instance takes them first (SWEEP deletes them).
  */
-const SWEEP = sqlStatement<{ batch: number }, { id: string }>(
+const LOCK_UNOWNED = sqlStatement<{ batch: number }, { id: string }>(
+  'assets.lock-unowned',
+  `SELECT o.id FROM assets o
+   WHERE o.owner_id IS NULL AND NOT ${NAMED(`'/assets/' || o.id`)}
+   LIMIT $batch::int FOR UPDATE SKIP LOCKED`,
+);
+
+/** Of the locked `$ids`, those that nothing names once they are held: deleted. */
+const SWEEP = sqlStatement<{ ids: string[] }, { id: string }>(
   'assets.sweep-unowned',
-  `DELETE FROM assets a WHERE a.id IN (
-     SELECT o.id FROM assets o
-     WHERE o.owner_id IS NULL AND NOT ${NAMED(`'/assets/' || o.id`)}
-     LIMIT $batch::int FOR UPDATE SKIP LOCKED)
+  `DELETE FROM assets a
+   WHERE a.id = ANY ($ids::uuid[]) AND a.owner_id IS NULL AND NOT ${NAMED(`'/assets/' || a.id`)}
    RETURNING a.id`,
 );
 
@@ -201,9 +222,19 @@ export class AssetsRepository {
     return db.check(FIND, { assetId });
   }
 
-  /** Deletes the caller's asset unless something names it (then its uses' paths, up to 100). */
-  delete(db: SqlSession, accountId: string, assetId: string) {
-    return db.row(DELETE, { accountId, assetId, path: `/assets/${assetId}` });
+  /**
+   * Deletes the caller's asset unless something names it (then its uses' paths, up to 100). The
+   * row is locked by a statement of its own, so that the uses are looked for in a snapshot
+   * taken once it is held: a write that held it (AssetNames.held) has committed by then.
+   */
+  delete(round: Statements, accountId: string, assetId: string) {
+    round.rows(LOCK_FOR_DELETE, { accountId, assetId });
+    return round.row(DELETE, { accountId, assetId, path: `/assets/${assetId}` });
+  }
+
+  /** The assets of `ids` that exist, held (`FOR KEY SHARE`) until the transaction ends. */
+  hold(round: Statements, ids: string[]): Pending<Set<string>> {
+    return round.rows(HOLD, { ids }).map((rows) => new Set(rows.map((row) => row.id)));
   }
 
   async nameable(db: SqlSession, accountId: string, ids: string[]): Promise<Set<string>> {
@@ -211,7 +242,21 @@ export class AssetsRepository {
     return new Set(rows.map((row) => row.id));
   }
 
-  async sweepUnowned(db: SqlSession, batch: number): Promise<string[]> {
-    return (await db.rows(SWEEP, { batch })).map((row) => row.id);
+  /**
+   * Deletes up to `batch` assets of deleted accounts that nothing names, and answers their ids
+   * and how many were locked: their uses are looked for again once they are held, as a
+   * deletion's are.
+   */
+  sweepUnowned(round: Round, batch: number): Step<{ deleted: string[]; locked: number }> {
+    const locked = round.rows(LOCK_UNOWNED, { batch });
+    return round.next((next) => {
+      const ids = locked.get().map((row) => row.id);
+      if (ids.length === 0) return next.finish(() => ({ deleted: [], locked: 0 }));
+      const deleted = next.rows(SWEEP, { ids });
+      return next.finish(() => ({
+        deleted: deleted.get().map((row) => row.id),
+        locked: ids.length,
+      }));
+    });
   }
 }

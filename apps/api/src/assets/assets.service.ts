@@ -198,7 +198,10 @@ export class AssetsService {
 
   /** Deletes the caller's asset and its bytes, unless a content or style names it (409). */
   async delete(accountId: string, assetId: string): Promise<void> {
-    const outcome = await this.assets.delete(this.db, accountId, assetId);
+    const outcome = await this.db.transaction((round) => {
+      const deleted = this.assets.delete(round, accountId, assetId);
+      return round.finish(() => deleted.get());
+    });
     if (!outcome?.found) notFound();
     if (!outcome.deleted) throw new AssetInUseError(outcome.paths ?? []);
     this.keptBytes.forget(assetId);

@@ -159,6 +159,16 @@ FROM
 WHERE
   a.id = $1;
 
+-- assets.hold
+-- parameters: $1 ids
+SELECT
+  a.id
+FROM
+  assets a
+WHERE
+  a.id = ANY ($1::uuid[])
+FOR KEY SHARE;
+
 -- assets.lock-account
 -- parameters: $1 accountId
 SELECT
@@ -169,6 +179,66 @@ WHERE
   c.id = $1
   AND c.deleted_at IS NULL
 FOR UPDATE;
+
+-- assets.lock-for-delete
+-- parameters: $1 assetId, $2 accountId
+SELECT
+  a.id
+FROM
+  assets a
+WHERE
+  a.id = $1::uuid
+  AND a.owner_id = $2
+FOR UPDATE;
+
+-- assets.lock-unowned
+-- parameters: $1 batch
+SELECT
+  o.id
+FROM
+  assets o
+WHERE
+  o.owner_id IS NULL
+  AND NOT (
+    EXISTS (
+      SELECT
+        1
+      FROM
+        contents c
+      WHERE
+        (
+          c.type = 'image'
+          AND (c.data ->> 'url') LIKE '/assets/%'
+          AND (c.data ->> 'url') = '/assets/' || o.id
+        )
+    )
+    OR EXISTS (
+      SELECT
+        1
+      FROM
+        contents c
+      WHERE
+        (
+          (c.style ->> 'backgroundImage') LIKE '/assets/%'
+          AND (c.style ->> 'backgroundImage') = '/assets/' || o.id
+        )
+    )
+    OR EXISTS (
+      SELECT
+        1
+      FROM
+        blocks b
+      WHERE
+        (
+          (b.style ->> 'backgroundImage') LIKE '/assets/%'
+          AND (b.style ->> 'backgroundImage') = '/assets/' || o.id
+        )
+    )
+  )
+LIMIT
+  $1::int
+FOR UPDATE
+  SKIP LOCKED;
 
 -- assets.nameable
 -- parameters: $1 ids, $2 accountId
@@ -450,56 +520,46 @@ SELECT
   ) AS inserted;
 
 -- assets.sweep-unowned
--- parameters: $1 batch
+-- parameters: $1 ids
 DELETE FROM assets a
 WHERE
-  a.id IN (
-    SELECT
-      o.id
-    FROM
-      assets o
-    WHERE
-      o.owner_id IS NULL
-      AND NOT (
-        EXISTS (
-          SELECT
-            1
-          FROM
-            contents c
-          WHERE
-            (
-              c.type = 'image'
-              AND (c.data ->> 'url') LIKE '/assets/%'
-              AND (c.data ->> 'url') = '/assets/' || o.id
-            )
+  a.id = ANY ($1::uuid[])
+  AND a.owner_id IS NULL
+  AND NOT (
+    EXISTS (
+      SELECT
+        1
+      FROM
+        contents c
+      WHERE
+        (
+          c.type = 'image'
+          AND (c.data ->> 'url') LIKE '/assets/%'
+          AND (c.data ->> 'url') = '/assets/' || a.id
         )
-        OR EXISTS (
-          SELECT
-            1
-          FROM
-            contents c
-          WHERE
-            (
-              (c.style ->> 'backgroundImage') LIKE '/assets/%'
-              AND (c.style ->> 'backgroundImage') = '/assets/' || o.id
-            )
+    )
+    OR EXISTS (
+      SELECT
+        1
+      FROM
+        contents c
+      WHERE
+        (
+          (c.style ->> 'backgroundImage') LIKE '/assets/%'
+          AND (c.style ->> 'backgroundImage') = '/assets/' || a.id
         )
-        OR EXISTS (
-          SELECT
-            1
-          FROM
-            blocks b
-          WHERE
-            (
-              (b.style ->> 'backgroundImage') LIKE '/assets/%'
-              AND (b.style ->> 'backgroundImage') = '/assets/' || o.id
-            )
+    )
+    OR EXISTS (
+      SELECT
+        1
+      FROM
+        blocks b
+      WHERE
+        (
+          (b.style ->> 'backgroundImage') LIKE '/assets/%'
+          AND (b.style ->> 'backgroundImage') = '/assets/' || a.id
         )
-      )
-    LIMIT
-      $1::int
-    FOR UPDATE
-      SKIP LOCKED
+    )
   )
 RETURNING
   a.id;

@@ -5,7 +5,7 @@ import {
   type BatchResponse,
   validateBody,
 } from '@layout/contracts';
-import { AssetNames } from '../../assets/asset-names';
+import { AssetNames, NamedAssets } from '../../assets/asset-names';
 import { RequestValidationError } from '../../common/errors';
 import { BatchOperationFailedError } from '../errors';
 import { type IdempotencyRequest } from '../../common/http/idempotency';
@@ -158,16 +158,18 @@ export class BatchService {
     const checked = await validateBody(OPERATION_BODIES[level][kind], sent);
     if (!checked.ok) throw new RequestValidationError(checked.errors);
     const body = checked.value as Record<string, unknown>;
-    await this.assets.assertNameable(scope.accountId, body);
+    const named = await this.assets.nameable(scope.accountId, body);
     const made = newNodeId();
     if (operation.ref !== undefined) refs.define(operation.ref, made);
+    // An update that names assets runs alone: it holds them (AssetNames.held) in its own turn.
     const update =
-      kind === 'update'
+      kind === 'update' && named === NamedAssets.none
         ? this.writes.memberUpdate(level, path as LevelScopes[ChildLevel], body, conditions)
         : undefined;
     if (update !== undefined)
       return { work: ran(status, this.writes.updateMembers(update)), update };
-    return { work: ran(status, this.workOf(kind, level, path, body, conditions, made)) };
+    const work = this.workOf(kind, level, path, body, conditions, made);
+    return { work: ran(status, this.assets.held(named, work)) };
   }
 
   private workOf(

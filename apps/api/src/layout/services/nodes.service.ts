@@ -61,9 +61,10 @@ export class NodesService {
     body: LevelBodies[L]['create'],
     idempotency?: IdempotencyRequest,
   ): Promise<Representation<Response<L>>> {
-    await this.assets.assertNameable(scope.accountId, body);
+    const named = await this.assets.nameable(scope.accountId, body);
     const change = changeOf(level, 'create', pathOf.list(level, scope));
-    return this.writer.write(scope, change, this.writes.create(level, scope, body), idempotency);
+    const work = this.assets.held(named, this.writes.create(level, scope, body));
+    return this.writer.write(scope, change, work, idempotency);
   }
 
   async update<L extends ChildLevel>(
@@ -72,9 +73,10 @@ export class NodesService {
     body: LevelBodies[L]['update'],
     conditions: RequestConditions,
   ): Promise<Representation<Response<L>>> {
-    await this.assets.assertNameable(scope.accountId, body);
+    const named = await this.assets.nameable(scope.accountId, body);
     const change = changeOf(level, 'update', pathOf.node(level, scope));
-    return this.writer.write(scope, change, this.writes.update(level, scope, body, conditions));
+    const work = this.assets.held(named, this.writes.update(level, scope, body, conditions));
+    return this.writer.write(scope, change, work);
   }
 
   async delete<L extends ChildLevel>(

@@ -119,28 +119,34 @@ export class ProjectsService {
     body: CreateProjectDto,
     idempotency?: IdempotencyRequest,
   ): Promise<Representation<ProjectResponse>> {
-    await this.assets.assertNameable(accountId, body);
+    const named = await this.assets.nameable(accountId, body);
     const projectId = newNodeId();
     const subtree = plannedSubtree('project', body, projectId);
     const scope = { accountId, projectId };
     return this.db.transaction((round) =>
-      answerOnce(round, this.keys, accountId, idempotency, (next) => {
-        const created = this.projects.insert(next, { ...scope, title: body.title }, subtree);
-        // With its tree, which the insert's own answer cannot see yet.
-        const document =
-          subtree.nodes > 1 ? this.projects.reads.project.documentIn(next, scope) : undefined;
-        return next.finish(() => {
-          const project = created.get() ?? accountGone();
-          assertWithinCount(project.projects, PROJECTS_PER_ACCOUNT_MAX, 'An account');
-          assertWithin('', () => assertTreeWithin(0, project.treeBytes));
-          return answerNode<ProjectResponse>(
-            document?.get()?.json ?? project.json,
-            1,
-            1,
-            pathOf.project(scope),
-          );
-        });
-      }),
+      answerOnce(
+        round,
+        this.keys,
+        accountId,
+        idempotency,
+        this.assets.held(named, (next) => {
+          const created = this.projects.insert(next, { ...scope, title: body.title }, subtree);
+          // With its tree, which the insert's own answer cannot see yet.
+          const document =
+            subtree.nodes > 1 ? this.projects.reads.project.documentIn(next, scope) : undefined;
+          return next.finish(() => {
+            const project = created.get() ?? accountGone();
+            assertWithinCount(project.projects, PROJECTS_PER_ACCOUNT_MAX, 'An account');
+            assertWithin('', () => assertTreeWithin(0, project.treeBytes));
+            return answerNode<ProjectResponse>(
+              document?.get()?.json ?? project.json,
+              1,
+              1,
+              pathOf.project(scope),
+            );
+          });
+        }),
+      ),
     );
   }
 
