@@ -1,7 +1,15 @@
 import { ClassTransformOptions, plainToInstance, Transform } from 'class-transformer';
+import { declareMemberClass, mapNestedMembers, NotCopied } from './nested-members';
 import { isPlainObject } from './plain-object';
 
 export type Constructor<T extends object> = new () => T;
+
+interface TransformParams {
+  value: unknown;
+  obj: unknown;
+  key: string;
+  options: ClassTransformOptions;
+}
 
 /**
  * The member as the client sent it. class-transformer hands a transform a copy from which it has
@@ -17,7 +25,25 @@ export function toInstance<T extends object>(
   value: unknown,
   options: ClassTransformOptions,
 ): unknown {
-  return isPlainObject(value) ? plainToInstance(cls, value, options) : value;
+  if (!isPlainObject(value)) return value;
+  mapNestedMembers(cls);
+  return plainToInstance(cls, value, options);
+}
+
+/**
+ * What a sent object member (or list element) becomes: the instance class-transformer built
+ * from the target maps (see NESTED_MEMBER_TARGET_MAPS) when it did, else one built here, for
+ * options without the maps or a class not mapped yet. Anything but an object stays as sent, for
+ * the member's rules to reject: class-transformer would have copied an array, for one.
+ */
+function instanceFor<T extends object>(
+  cls: Constructor<T>,
+  sent: unknown,
+  built: unknown,
+  options: ClassTransformOptions,
+): unknown {
+  if (!isPlainObject(sent)) return sent;
+  return built instanceof cls ? built : toInstance(cls, sent, options);
 }
 
 /**
@@ -26,24 +52,43 @@ export function toInstance<T extends object>(
  * needs reflect-metadata, which a browser app may not load.)
  */
 export function ToInstanceOf<T extends object>(cls: () => Constructor<T>): PropertyDecorator {
-  return Transform(
-    ({ obj, key, options }: { obj: unknown; key: string; options: ClassTransformOptions }) =>
-      toInstance(cls(), sourceMember(obj, key), options),
+  const transform = Transform(
+    ({ value, obj, key, options }: TransformParams) =>
+      instanceFor(cls(), sourceMember(obj, key), value, options),
     { toClassOnly: true },
   );
+  return (target, key) => {
+    declareMemberClass(target, key, cls);
+    transform(target, key);
+  };
 }
 
 /** Like ToInstanceOf, for each element of a list member. */
 export function ToInstancesOf<T extends object>(cls: () => Constructor<T>): PropertyDecorator {
-  return Transform(
-    ({ obj, key, options }: { obj: unknown; key: string; options: ClassTransformOptions }) => {
-      const value = sourceMember(obj, key);
-      return Array.isArray(value)
-        ? value.map((element: unknown) => toInstance(cls(), element, options))
-        : value;
+  const transform = Transform(
+    ({ value, obj, key, options }: TransformParams) => {
+      const sent = sourceMember(obj, key);
+      if (!Array.isArray(sent)) return sent;
+      const elementClass = cls();
+      // class-transformer built `value` for this member alone, one element per element sent
+      // (unless the list has holes, which it skips): it is completed in place, not copied.
+      if (!Array.isArray(value) || value.length !== sent.length) {
+        return sent.map((element: unknown) =>
+          instanceFor(elementClass, element, undefined, options),
+        );
+      }
+      const built: unknown[] = value;
+      sent.forEach((element: unknown, index) => {
+        built[index] = instanceFor(elementClass, element, built[index], options);
+      });
+      return built;
     },
     { toClassOnly: true },
   );
+  return (target, key) => {
+    declareMemberClass(target, key, cls);
+    transform(target, key);
+  };
 }
 
 /**
@@ -51,7 +96,11 @@ export function ToInstancesOf<T extends object>(cls: () => Constructor<T>): Prop
  * copy class-transformer makes would have dropped reserved keys before the rule could see them.
  */
 export function AsSent(): PropertyDecorator {
-  return Transform(({ obj, key }: { obj: unknown; key: string }) => sourceMember(obj, key), {
+  const transform = Transform(({ obj, key }: TransformParams) => sourceMember(obj, key), {
     toClassOnly: true,
   });
+  return (target, key) => {
+    declareMemberClass(target, key, () => NotCopied);
+    transform(target, key);
+  };
 }

@@ -4,6 +4,7 @@ import { bodyMayBeOmitted } from './body-may-be-omitted';
 import { findBodyShapeProblems, isTooDeep } from './body-shape-problems';
 import { FieldError, NOT_AN_OBJECT_BODY_DETAIL } from './field-error';
 import { dedupeFieldErrors, toFieldErrors } from './field-errors';
+import { mapNestedMembers } from './nested-members';
 import { isPlainObject } from './plain-object';
 import { cacheRuleLookups } from './rule-lookup-cache';
 import type { Constructor } from './to-instance';
@@ -25,6 +26,8 @@ export async function validateBody<T extends object>(
   body: unknown,
 ): Promise<BodyValidationResult<T>> {
   cacheRuleLookups();
+  // Tells class-transformer the classes of the body's nested members, the first time only.
+  mapNestedMembers(cls);
   if (body === undefined && bodyMayBeOmitted(cls)) body = {};
   if (!isPlainObject(body)) {
     return { ok: false, errors: [{ pointer: '', detail: NOT_AN_OBJECT_BODY_DETAIL }] };

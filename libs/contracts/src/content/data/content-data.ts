@@ -1,5 +1,6 @@
 import { ClassTransformOptions, Transform } from 'class-transformer';
 import { recordSchemaHint, SchemaHint, VariantsHint } from '../../validation/schema-hints';
+import { declareMemberClass, NotCopied } from '../../validation/nested-members';
 import { sourceMember, toInstance } from '../../validation/to-instance';
 import { CONTENT_TYPES, ContentType, isContentType } from '../content-type';
 import { EmptyDataDto } from './empty-data.dto';
@@ -62,6 +63,8 @@ export function ToContentData(): PropertyDecorator {
     { toClassOnly: true },
   );
   return (target, member) => {
+    // The class depends on the sibling `type`: the transform builds it from the source.
+    declareMemberClass(target, member, () => NotCopied);
     transform(target, member);
     recordSchemaHint(target, member, CONTENT_DATA_SCHEMA);
   };
