@@ -8,7 +8,6 @@ import { AssetsRepository } from './assets.repository';
 import { AssetsService } from './assets.service';
 import { ASSET_STORE, type AssetStore } from './store/asset-store';
 import { DiskAssetStore } from './store/disk-asset-store';
-import { S3AssetStore } from './store/s3-asset-store';
 import { takeUploadsAsStreams } from './upload/upload-body';
 
 /**
@@ -25,10 +24,12 @@ import { takeUploadsAsStreams } from './upload/upload-body';
     {
       provide: ASSET_STORE,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): AssetStore =>
-        config.assets.store === 's3'
-          ? new S3AssetStore(config.assets.s3)
-          : new DiskAssetStore(config.assets.dir),
+      // The AWS SDK is loaded only by the instances that store in S3: it weighs on memory.
+      useFactory: async (config: AppConfig): Promise<AssetStore> => {
+        if (config.assets.store !== 's3') return new DiskAssetStore(config.assets.dir);
+        const { S3AssetStore } = await import('./store/s3-asset-store.js');
+        return new S3AssetStore(config.assets.s3);
+      },
     },
   ],
   exports: [AssetNames, AssetSweep],
@@ -44,6 +45,6 @@ export class AssetsModule implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
-    if (this.store instanceof S3AssetStore) this.store.destroy();
+    this.store.destroy?.();
   }
 }

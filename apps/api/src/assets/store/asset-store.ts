@@ -18,6 +18,8 @@ export interface AssetStore {
   read(key: string, range?: ByteRange): Promise<Readable>;
   /** Removes the bytes under `key`; none there is no error. */
   delete(key: string): Promise<void>;
+  /** Lets go of what the store holds open (a client's sockets), when the service stops. */
+  destroy?(): void;
 }
 
 export const ASSET_STORE = Symbol('ASSET_STORE');

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 import { ASSET_CONTENT_TYPES, type AssetContentType } from '@layout/contracts';
 import { UnsupportedImageError } from '../asset-errors';
 
@@ -23,10 +23,23 @@ const PNG_END = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x6
  */
 const DECODES_AT_ONCE = 1;
 
-// libvips keeps no decoded image between requests (each upload is seen once) and decodes each
-// with one thread: what an upload costs stays bounded, and the event loop keeps its cores.
-sharp.cache(false);
-sharp.concurrency(1);
+let libvips: Promise<typeof Sharp> | undefined;
+
+/**
+ * sharp, loaded by the first upload rather than at start: libvips and its native library weigh
+ * on every instance's memory, and most instances decode no image between restarts.
+ */
+function loadSharp(): Promise<typeof Sharp> {
+  libvips ??= import('sharp').then(({ default: sharp }) => {
+    // libvips keeps no decoded image between requests (each upload is seen once) and decodes
+    // each with one thread: what an upload costs stays bounded, and the event loop keeps its
+    // cores.
+    sharp.cache(false);
+    sharp.concurrency(1);
+    return sharp;
+  });
+  return libvips;
+}
 
 let decoding = 0;
 const waiting: (() => void)[] = [];
@@ -64,8 +77,9 @@ function typeOf(format: string | undefined, compression: string | undefined) {
  */
 export function probeImage(file: string, declared: string, tail: Buffer): Promise<ProbedImage> {
   return oneOfFewDecodes(async () => {
+    const sharp = await loadSharp();
     const options = { failOn: 'error', sequentialRead: true } as const;
-    let metadata: sharp.Metadata;
+    let metadata: Sharp.Metadata;
     try {
       metadata = await sharp(file, options).metadata();
     } catch {
