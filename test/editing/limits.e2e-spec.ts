@@ -209,6 +209,62 @@ describe('limits', () => {
     expect((await api.post(layout.contents, big(90_000), { token })).status).toBe(201);
   }, 60_000);
 
+  it('refuses a batch of updates at the one that passes the size limit, though a later one shrinks the tree', async () => {
+    const layout = await createLayout(api, token, 4);
+    const read = () => api.get(layout.project, { token });
+    const size = async () => Buffer.byteLength((await read()).text);
+    const post = async (bytes: number) => {
+      const made = await api.post(layout.contents, quoteOf(bytes), { token });
+      expect(made.status).toBe(201);
+      return made.headers.location as string;
+    };
+    // Three small contents the batch updates, then contents of about 250 KB up to a few
+    // hundred KB short of the limit.
+    const [a, b, c] = [await post(20_000), await post(20_000), await post(20_000)];
+    const empty = await size();
+    await post(250_000);
+    const fills = Math.floor((PROJECT_TREE_MAX_BYTES - 400_000 - empty) / ((await size()) - empty));
+    for (let i = 1; i < fills; i += 1) await post(250_000);
+    // Then to about 300 KB short: half of it fits a content's own limit.
+    let left = PROJECT_TREE_MAX_BYTES - (await size());
+    for (; left > 500_000; left = PROJECT_TREE_MAX_BYTES - (await size())) await post(200_000);
+    await post(left - 300_000);
+    const room = PROJECT_TREE_MAX_BYTES - (await size());
+    const half = Math.floor(room / 2);
+    // Members alone, of distinct contents: one statement, each update still checked at its turn.
+    const operations = (over: number) => [
+      { method: 'PUT', path: a, body: quoteOf(20_000 + half) },
+      { method: 'PUT', path: b, body: quoteOf(20_000 + half + over) },
+      { method: 'PUT', path: c, body: quoteOf(1_000) },
+    ];
+    const before = await read();
+    const revisions = (await api.get(`${layout.project}/revisions`, { token })).body;
+
+    const refused = await api.post(
+      `${layout.project}/batch`,
+      { operations: operations(10_000) },
+      { token },
+    );
+    expectLimit(refused, PROJECT_TREE_MAX_BYTES);
+    expect(refused.body.operationIndex).toBe(1);
+    expect((await read()).text).toBe(before.text);
+    expect((await api.get(`${layout.project}/revisions`, { token })).body).toEqual(revisions);
+
+    const taken = await api.post(
+      `${layout.project}/batch`,
+      { operations: operations(-10_000) },
+      { token },
+    );
+    expect(taken.status).toBe(200);
+    expect(taken.body.results.map((r: { status: number }) => r.status)).toEqual([200, 200, 200]);
+    const after = await read();
+    expect(Buffer.byteLength(after.text)).toBeLessThanOrEqual(PROJECT_TREE_MAX_BYTES);
+    expect(await checkTreeAccounts(idOf(layout.project))).toEqual({
+      mismatches: [],
+      storedTreeBytes: Buffer.byteLength(after.text),
+    });
+  }, 60_000);
+
   it('refuses a restore whose answer would pass the size limit, changing nothing', async () => {
     // A past state within the limit passes it again when restored only by its answer's longer
     // revision: exactly at the limit at revision 99, restored as revision 101.
