@@ -5,7 +5,7 @@ import {
   type BatchResponse,
   validateBody,
 } from '@layout/contracts';
-import { AssetNames, NamedAssets } from '../../assets/asset-names';
+import { AssetNames } from '../../assets/asset-names';
 import { RequestValidationError } from '../../common/errors';
 import { BatchOperationFailedError } from '../errors';
 import { type IdempotencyRequest } from '../../common/http/idempotency';
@@ -163,7 +163,7 @@ export class BatchService {
     if (operation.ref !== undefined) refs.define(operation.ref, made);
     // An update that names assets runs alone: it holds them (AssetNames.held) in its own turn.
     const update =
-      kind === 'update' && named === NamedAssets.none
+      kind === 'update' && named.assets.length === 0
         ? this.writes.memberUpdate(level, path as LevelScopes[ChildLevel], body, conditions)
         : undefined;
     if (update !== undefined)
